@@ -1,0 +1,49 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { HTTPException } from "hono/http-exception";
+import { createDb } from "./db/client";
+import { AppError, isAppError } from "./domain/errors";
+import type { AppEnv } from "./env";
+import { createAccountApp } from "./http/account";
+import { createAdminApp } from "./http/admin";
+import { problemResponse } from "./http/problem";
+import { createV1App } from "./http/v1/app";
+import { jsonBodies } from "./http/validation";
+
+/** Hono's own exceptions (malformed JSON, media type) expressed as domain errors. */
+function fromHttpException(e: HTTPException): AppError {
+  if (e.status === 413) return new AppError("payload_too_large", "The body is too large.");
+  if (e.status === 404) return new AppError("not_found", "No such route.");
+  if (e.status === 400 || e.status === 415) {
+    const detail = /json/i.test(e.message) ? "The body is not valid JSON." : e.message || "The request is malformed.";
+    return new AppError("validation_failed", detail, [{ path: "", message: detail }]);
+  }
+  return new AppError("internal", "Something went wrong on our side.");
+}
+
+export function toAppError(e: unknown): AppError {
+  if (isAppError(e)) return e;
+  if (e instanceof HTTPException) return fromHttpException(e);
+  // Log the error's name and message only: request bodies and headers can hold secrets.
+  console.error("unhandled error", e instanceof Error ? `${e.name}: ${e.message}` : String(e));
+  return new AppError("internal", "Something went wrong on our side. Try again later.");
+}
+
+export function createApp() {
+  const app = new OpenAPIHono<AppEnv>();
+
+  app.use(async (c, next) => {
+    c.set("db", createDb(c.env.DB));
+    await next();
+  });
+  for (const path of ["/api/v1/tasks", "/api/v1/tasks/*", "/auth/signup", "/auth/login", "/account", "/account/*", "/admin/*"]) {
+    app.use(path, jsonBodies);
+  }
+
+  app.route("/api/v1", createV1App());
+  app.route("/", createAccountApp());
+  app.route("/", createAdminApp());
+
+  app.onError((e, c) => problemResponse(c, toAppError(e)));
+  app.notFound((c) => problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));
+  return app;
+}

@@ -1,0 +1,93 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+/**
+ * Every timestamp is RFC 3339 UTC text with milliseconds, written by the database clock
+ * (`nowSql`), so ordering by text is ordering by time and `since` comparisons are exact.
+ */
+export const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+
+export const accounts = sqliteTable(
+  "accounts",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    timeZone: text("time_zone").notNull().default("UTC"),
+    createdAt: text("created_at").notNull().default(nowSql),
+  },
+  (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
+);
+
+export const memberships = sqliteTable("memberships", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  plan: text("plan", { enum: ["free", "max"] }).notNull().default("free"),
+  /** null means the plan has no end. */
+  expiresAt: text("expires_at"),
+  updatedAt: text("updated_at").notNull().default(nowSql),
+});
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: text("created_at").notNull().default(nowSql),
+    expiresAt: text("expires_at").notNull(),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("sessions_token_hash_unique").on(t.tokenHash), index("sessions_expires_at_idx").on(t.expiresAt)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    /** SHA-256 of the full key, hex. The plaintext is never stored. */
+    keyHash: text("key_hash").notNull(),
+    /** Display hint: the key's start and its last 4 characters. */
+    hint: text("hint").notNull(),
+    createdAt: text("created_at").notNull().default(nowSql),
+    lastUsedAt: text("last_used_at"),
+    expiresAt: text("expires_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_account_idx").on(t.accountId)],
+);
+
+export const tasks = sqliteTable(
+  "tasks",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    title: text("title").notNull(),
+    notes: text("notes"),
+    listId: text("list_id"),
+    due: text("due"),
+    reminder: text("reminder"),
+    repeat: text("repeat"),
+    important: integer("important", { mode: "boolean" }).notNull().default(false),
+    completed: integer("completed", { mode: "boolean" }).notNull().default(false),
+    createdAt: text("created_at").notNull().default(nowSql),
+    updatedAt: text("updated_at").notNull().default(nowSql),
+    /** Tombstone: set on delete so sync clients learn about it through `since`. */
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    index("tasks_account_updated_idx").on(t.accountId, t.updatedAt, t.id),
+    index("tasks_deleted_at_idx").on(t.deletedAt),
+  ],
+);
+
+export type TaskRow = typeof tasks.$inferSelect;

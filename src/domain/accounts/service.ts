@@ -1,0 +1,107 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { accounts, memberships, nowSql, sessions } from "../../db/schema";
+import { randomBase62, sha256Hex } from "../crypto";
+import { AppError } from "../errors";
+import { newId } from "../ids";
+import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
+
+const SESSION_PREFIX = "todo_sess_";
+const SESSION_DAYS = 30;
+
+export interface AccountView {
+  id: string;
+  email: string;
+  timeZone: string;
+  membership: Membership;
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** A new session token and the (not yet executed) insert that stores only its hash. */
+async function newSession(db: Db, accountId: string) {
+  const token = SESSION_PREFIX + randomBase62(43);
+  const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString();
+  const insert = db.insert(sessions).values({ id: newId(), accountId, tokenHash: await sha256Hex(token), expiresAt });
+  return { token, insert };
+}
+
+export async function signUp(db: Db, input: { email: string; password: string }): Promise<{ token: string; account: AccountView }> {
+  const email = normalizeEmail(input.email);
+  const id = newId();
+  const passwordHash = await hashPassword(input.password);
+  const session = await newSession(db, id);
+  try {
+    // Account, its free membership and the first session land together or not at all.
+    await db.batch([
+      db.insert(accounts).values({ id, email, passwordHash }),
+      db.insert(memberships).values({ accountId: id, plan: "free" }),
+      session.insert,
+    ]);
+  } catch (e) {
+    if (String((e as Error)?.message ?? e).includes("UNIQUE")) {
+      throw new AppError("email_taken", "An account with this email already exists. Sign in instead.", [
+        { path: "email", message: "already registered" },
+      ]);
+    }
+    throw e;
+  }
+  return { token: session.token, account: (await getAccount(db, id))! };
+}
+
+const INVALID_LOGIN = "Email or password is incorrect.";
+
+export async function logIn(db: Db, input: { email: string; password: string }): Promise<{ token: string; account: AccountView }> {
+  const [row] = await db
+    .select({ id: accounts.id, passwordHash: accounts.passwordHash })
+    .from(accounts)
+    .where(eq(accounts.email, normalizeEmail(input.email)));
+  // Verify even for unknown emails so the response time does not reveal which exist.
+  const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!row || !ok) throw new AppError("invalid_credentials", INVALID_LOGIN);
+  const session = await newSession(db, row.id);
+  await session.insert;
+  return { token: session.token, account: (await getAccount(db, row.id))! };
+}
+
+const SESSION_REQUIRED = "Sign in first: send `Authorization: Bearer <session token>` from POST /auth/login.";
+
+/** Session tokens are accepted only by /auth and /account routes; API keys are refused here and vice versa. */
+export async function authenticateSession(db: Db, token: string | undefined): Promise<{ accountId: string; sessionId: string }> {
+  if (!token || !/^todo_sess_[0-9A-Za-z]{43}$/.test(token)) throw new AppError("unauthorized", SESSION_REQUIRED);
+  const [row] = await db
+    .select({ accountId: sessions.accountId, sessionId: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSql)));
+  if (!row) throw new AppError("unauthorized", SESSION_REQUIRED);
+  return row;
+}
+
+export async function logOut(db: Db, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: nowSql }).where(eq(sessions.id, sessionId));
+}
+
+export async function getAccount(db: Db, accountId: string): Promise<AccountView | undefined> {
+  const row = await db.get<{ id: string; email: string; timeZone: string; plan: string | null; expiresAt: string | null; active: number }>(sql`
+    SELECT a.id, a.email, a.time_zone AS timeZone, m.plan, m.expires_at AS expiresAt, ${activeMaxSql("m")} AS active
+    FROM accounts a LEFT JOIN memberships m ON m.account_id = a.id WHERE a.id = ${accountId}`);
+  if (!row) return undefined;
+  return { id: row.id, email: row.email, timeZone: row.timeZone, membership: toMembership(row) };
+}
+
+export async function updateAccount(db: Db, accountId: string, patch: { timeZone?: string }): Promise<AccountView> {
+  if (patch.timeZone !== undefined) await db.update(accounts).set({ timeZone: patch.timeZone }).where(eq(accounts.id, accountId));
+  return (await getAccount(db, accountId))!;
+}
+
+/** Admin: sets the plan of the account with this email. */
+export async function grantMembership(
+  db: Db,
+  input: { email: string; plan: "free" | "max"; expiresAt?: string | null },
+): Promise<AccountView> {
+  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, normalizeEmail(input.email)));
+  if (!row) throw new AppError("not_found", "No account with this email.");
+  await setMembership(db, row.id, input.plan, input.expiresAt ? new Date(input.expiresAt).toISOString() : null);
+  return (await getAccount(db, row.id))!;
+}

@@ -1,0 +1,112 @@
+import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { apiKeys, nowSql } from "../../db/schema";
+import { sha256Hex } from "../crypto";
+import { AppError } from "../errors";
+import { newId } from "../ids";
+import type { Actor } from "../context";
+import { apiKeyHint, generateApiKey, hasValidApiKeyFormat } from "./format";
+import { activeMaxSql } from "../accounts/membership";
+
+export const MAX_ACTIVE_KEYS = 10;
+
+export interface ApiKeySummary {
+  id: string;
+  name: string;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+const summaryColumns = {
+  id: apiKeys.id,
+  name: apiKeys.name,
+  hint: apiKeys.hint,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  expiresAt: apiKeys.expiresAt,
+  revokedAt: apiKeys.revokedAt,
+};
+
+export const listApiKeys = (db: Db, accountId: string): Promise<ApiKeySummary[]> =>
+  db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt));
+
+/**
+ * Creates a key and returns its plaintext once. Only the SHA-256 and a hint are stored.
+ * The active-key limit is enforced inside the INSERT itself, so two parallel creations
+ * cannot both slip past it.
+ */
+export async function createApiKey(
+  db: Db,
+  accountId: string,
+  input: { name: string; expiresAt?: string | null },
+): Promise<ApiKeySummary & { key: string }> {
+  const key = generateApiKey();
+  const id = newId();
+  const keyHash = await sha256Hex(key);
+  const hint = apiKeyHint(key);
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt).toISOString() : null;
+  const inserted = await db.run(sql`
+    INSERT INTO api_keys (id, account_id, name, key_hash, hint, expires_at)
+    SELECT ${id}, ${accountId}, ${input.name}, ${keyHash}, ${hint}, ${expiresAt}
+    WHERE (SELECT count(*) FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL
+           AND (expires_at IS NULL OR expires_at > ${nowSql})) < ${MAX_ACTIVE_KEYS}`);
+  if (!inserted.meta.changes) {
+    throw new AppError("key_limit_reached", `An account can have at most ${MAX_ACTIVE_KEYS} active API keys. Revoke one first.`);
+  }
+  const [row] = await db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.id, id));
+  return { ...row!, key };
+}
+
+export async function revokeApiKey(db: Db, accountId: string, id: string): Promise<void> {
+  const revoked = await db
+    .update(apiKeys)
+    .set({ revokedAt: nowSql })
+    .where(and(eq(apiKeys.id, id), eq(apiKeys.accountId, accountId), isNull(apiKeys.revokedAt)))
+    .returning({ id: apiKeys.id });
+  if (revoked.length === 0) throw new AppError("not_found", "No active API key with this id.");
+}
+
+export interface KeyAuthentication {
+  actor: Actor;
+  /** Set when lastUsedAt is older than a minute and should be refreshed (off the hot path). */
+  touch?: () => Promise<unknown>;
+}
+
+const UNAUTHORIZED = "A valid API key is required: send `Authorization: Bearer todo_live_…` (create one under AI connection).";
+
+/**
+ * Resolves a bearer credential to an actor, or throws `unauthorized`.
+ * Runs on every request (no cache), so a revocation or a lapsed membership
+ * takes effect on the very next request. Key, account and membership are one query.
+ */
+export async function authenticateApiKey(db: Db, key: string | undefined): Promise<KeyAuthentication> {
+  if (!key || !hasValidApiKeyFormat(key)) throw new AppError("unauthorized", UNAUTHORIZED);
+  const keyHash = await sha256Hex(key);
+  const row = await db.get<{ keyId: string; accountId: string; timeZone: string; maxActive: number; stale: number }>(sql`
+    SELECT k.id AS keyId, k.account_id AS accountId, a.time_zone AS timeZone,
+           ${activeMaxSql("m")} AS maxActive,
+           (k.last_used_at IS NULL OR k.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')) AS stale
+    FROM api_keys k
+    JOIN accounts a ON a.id = k.account_id
+    LEFT JOIN memberships m ON m.account_id = k.account_id
+    WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL
+      AND (k.expires_at IS NULL OR k.expires_at > ${nowSql})`);
+  if (!row) throw new AppError("unauthorized", UNAUTHORIZED);
+  const actor: Actor = { accountId: row.accountId, keyId: row.keyId, maxActive: !!row.maxActive, timeZone: row.timeZone };
+  const touch = row.stale
+    ? () => db.update(apiKeys).set({ lastUsedAt: nowSql }).where(eq(apiKeys.id, row.keyId))
+    : undefined;
+  return { actor, touch };
+}
+
+export function requireMax(actor: Actor): void {
+  if (!actor.maxActive) {
+    throw new AppError(
+      "max_required",
+      "Task access needs an active Max membership. Upgrade on the account page, then retry with the same key.",
+    );
+  }
+}

@@ -1,0 +1,127 @@
+import * as z from "zod";
+import { rruleProblem } from "./rrule";
+
+/**
+ * Zod schemas shared by REST (OpenAPI) and MCP (tool input/output schemas).
+ * Lengths count Unicode code points, so a 500-emoji title is valid.
+ */
+const codePoints = (s: string) => [...s].length;
+
+const limitedText = (max: number) =>
+  z
+    .string()
+    .refine((s) => codePoints(s) <= max, { message: `must be at most ${max} characters` })
+    .meta({ maxLength: max });
+
+export const Title = limitedText(500)
+  .refine((s) => s.trim().length > 0, { message: "must contain at least one non-space character" })
+  .meta({ description: "What the task is. 1 to 500 characters, not only spaces.", example: "Renew passport", minLength: 1 });
+
+export const Notes = limitedText(20000).meta({
+  description: "Free-form notes, at most 20000 characters.",
+  example: "Bring two photos.",
+});
+
+export const ListId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: "must be 1 to 100 of A-Z, a-z, 0-9, _ and -" })
+  .meta({ description: "Identifier of the list the task belongs to: 1 to 100 of `[A-Za-z0-9_-]`.", example: "errands" });
+
+export const Due = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: "must be YYYY-MM-DD or an RFC 3339 date-time with offset, e.g. 2026-12-24 or 2026-12-24T09:00:00+01:00",
+  })
+  .meta({
+    description: "Due: `YYYY-MM-DD` for an all-day task, or an RFC 3339 date-time with offset.",
+    example: "2026-12-24",
+  });
+
+export const Reminder = z.iso
+  .datetime({ offset: true, error: "must be an RFC 3339 date-time with offset, e.g. 2026-12-24T08:00:00Z" })
+  .meta({ description: "When to remind: an RFC 3339 date-time with offset.", example: "2026-12-24T08:00:00Z" });
+
+export const Repeat = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = rruleProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: `RRULE ${problem}` });
+  })
+  .meta({
+    description:
+      "Repeat rule: an RFC 5545 RRULE value (without the `RRULE:` prefix). FREQ DAILY, WEEKLY, MONTHLY or YEARLY, with optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, and COUNT or UNTIL.",
+    example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
+  });
+
+export const Important = z.boolean().meta({ description: "Whether the task is flagged important.", example: false });
+export const Completed = z.boolean().meta({ description: "Whether the task is done.", example: false });
+
+export const TaskId = z.string().min(1).max(100).meta({
+  description: "Opaque task id (a UUIDv7).",
+  example: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f",
+});
+
+export const Timestamp = z.string().meta({
+  description: "RFC 3339 UTC date-time with milliseconds, from the server's database clock.",
+  example: "2026-11-22T10:15:30.123Z",
+});
+
+export const Task = z
+  .object({
+    id: TaskId,
+    title: Title,
+    completed: Completed,
+    updatedAt: Timestamp.meta({ description: "When the task last changed. Strictly increases on every change." }),
+    listId: ListId.optional(),
+    due: Due.optional(),
+    reminder: Reminder.optional(),
+    repeat: Repeat.optional(),
+    notes: Notes.optional(),
+    important: Important.optional(),
+  })
+  .meta({ id: "Task", description: "A personal task." });
+export type Task = z.infer<typeof Task>;
+
+export const TaskInput = z
+  .strictObject({
+    title: Title,
+    listId: ListId.optional(),
+    due: Due.optional(),
+    reminder: Reminder.optional(),
+    repeat: Repeat.optional(),
+    notes: Notes.optional(),
+    important: Important.optional(),
+  })
+  .meta({ id: "TaskInput", description: "A new task. Properties other than those listed are refused." });
+export type TaskInput = z.infer<typeof TaskInput>;
+
+/** An empty string clears an optional text field in a patch. */
+const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]);
+
+export const TaskPatch = z
+  .strictObject({
+    title: Title.optional(),
+    listId: clearable(ListId).optional().meta({ description: "New list id, or \"\" to remove the task from its list." }),
+    completed: Completed.optional(),
+    important: Important.optional(),
+    due: clearable(Due).optional().meta({ description: "New due value, or \"\" to clear it." }),
+    reminder: Reminder.nullable().optional().meta({ description: "New reminder, or null to clear it." }),
+    repeat: clearable(Repeat).optional().meta({ description: "New RRULE, or \"\" to stop repeating." }),
+    notes: clearable(Notes).optional().meta({ description: "New notes, or \"\" to clear them." }),
+  })
+  .meta({
+    id: "TaskPatch",
+    description: "Fields to change; send only those. `{}` is a no-op. Properties other than those listed are refused.",
+  });
+export type TaskPatch = z.infer<typeof TaskPatch>;
+
+export const Since = z.iso
+  .datetime({ offset: true, error: "must be an RFC 3339 date-time, e.g. the previous meta.serverTime" })
+  .meta({
+    description:
+      "Only tasks changed at or after this instant (inclusive). Pass the previous response's `meta.serverTime`. Deleted tasks come back in `meta.deleted`.",
+    example: "2026-11-22T10:15:30.123Z",
+  });
+
+export const Tombstone = z
+  .object({ id: TaskId, deletedAt: Timestamp })
+  .meta({ id: "Tombstone", description: "A task deleted at or after `since`." });

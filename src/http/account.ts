@@ -1,0 +1,148 @@
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import * as z from "zod";
+import { getAccount, logIn, logOut, signUp, updateAccount } from "../domain/accounts/service";
+import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/service";
+import { AppError } from "../domain/errors";
+import type { AppEnv } from "../env";
+import { requireSession } from "./auth";
+import { errorResponses } from "./problem";
+import { defaultHook } from "./validation";
+
+/** Routes for the account page. They take session tokens, never API keys. */
+
+const Credentials = z.strictObject({
+  email: z.email({ error: "must be an email address" }).max(254),
+  password: z.string().min(10, { error: "must be at least 10 characters" }).max(1024),
+});
+
+const Membership = z.object({
+  plan: z.enum(["free", "max"]),
+  active: z.boolean(),
+  expiresAt: z.string().nullable(),
+});
+
+const Account = z.object({ id: z.string(), email: z.string(), timeZone: z.string(), membership: Membership });
+const SessionResult = z.object({ token: z.string(), account: Account });
+
+const isTimeZone = (tz: string) => {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+const AccountPatch = z.strictObject({
+  timeZone: z.string().max(64).refine(isTimeZone, { message: "must be an IANA time zone, e.g. Europe/Berlin" }).optional(),
+});
+
+const ApiKeySummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+
+const NewApiKey = z.strictObject({
+  name: z.string().trim().min(1, { error: "must not be empty" }).max(100),
+  expiresAt: z.iso
+    .datetime({ offset: true, error: "must be an RFC 3339 date-time" })
+    .refine((v) => Date.parse(v) > Date.now(), { message: "must be in the future" })
+    .nullable()
+    .optional(),
+});
+
+const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
+const session = [{ sessionAuth: [] }];
+
+export function createAccountApp() {
+  const app = new OpenAPIHono<AppEnv>({ defaultHook });
+
+  app.use("/account", requireSession);
+  app.use("/account/*", requireSession);
+  app.use("/auth/logout", requireSession);
+
+  app.openapi(
+    createRoute({
+      method: "post", path: "/auth/signup", operationId: "signUp", request: body(Credentials),
+      responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken") },
+    }),
+    async (c) => c.json(await signUp(c.var.db, c.req.valid("json")), 201),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post", path: "/auth/login", operationId: "logIn", request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
+      responses: { 200: { description: "Signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "invalid_credentials") },
+    }),
+    async (c) => c.json(await logIn(c.var.db, c.req.valid("json")), 200),
+  );
+
+  app.openapi(
+    createRoute({ method: "post", path: "/auth/logout", operationId: "logOut", security: session, responses: { 204: { description: "Signed out." }, ...errorResponses("unauthorized") } }),
+    async (c) => {
+      await logOut(c.var.db, c.var.sessionId);
+      return c.body(null, 204);
+    },
+  );
+
+  const accountOrThrow = async (c: { var: AppEnv["Variables"] }) => {
+    const account = await getAccount(c.var.db, c.var.actor.accountId);
+    if (!account) throw new AppError("unauthorized", "The account no longer exists.");
+    return account;
+  };
+
+  app.openapi(
+    createRoute({ method: "get", path: "/account", operationId: "getAccount", security: session, responses: { 200: { description: "The signed-in account.", ...json(Account) }, ...errorResponses("unauthorized") } }),
+    async (c) => c.json(await accountOrThrow(c), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "patch", path: "/account", operationId: "updateAccount", security: session, request: body(AccountPatch),
+      responses: { 200: { description: "The updated account.", ...json(Account) }, ...errorResponses("validation_failed", "unauthorized") },
+    }),
+    async (c) => c.json(await updateAccount(c.var.db, c.var.actor.accountId, c.req.valid("json")), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get", path: "/account/api-keys", operationId: "listApiKeys", security: session,
+      responses: { 200: { description: "The account's keys, without their secrets.", ...json(z.object({ data: z.array(ApiKeySummary) })) }, ...errorResponses("unauthorized") },
+    }),
+    async (c) => c.json({ data: await listApiKeys(c.var.db, c.var.actor.accountId) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post", path: "/account/api-keys", operationId: "createApiKey", security: session, request: body(NewApiKey),
+      responses: {
+        201: { description: "The new key. `key` is shown only in this response.", ...json(ApiKeySummary.extend({ key: z.string() })) },
+        ...errorResponses("validation_failed", "unauthorized", "key_limit_reached"),
+      },
+    }),
+    async (c) => {
+      c.header("Cache-Control", "no-store");
+      return c.json(await createApiKey(c.var.db, c.var.actor.accountId, c.req.valid("json")), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete", path: "/account/api-keys/{id}", operationId: "revokeApiKey", security: session,
+      request: { params: z.object({ id: z.string().max(100) }) },
+      responses: { 204: { description: "Revoked; the key fails from the next request on." }, ...errorResponses("unauthorized", "not_found") },
+    }),
+    async (c) => {
+      await revokeApiKey(c.var.db, c.var.actor.accountId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+
+  return app;
+}

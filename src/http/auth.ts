@@ -1,0 +1,31 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { authenticateApiKey, requireMax } from "../domain/api-keys/service";
+import { authenticateSession } from "../domain/accounts/service";
+import type { AppEnv } from "../env";
+
+export const bearerToken = (c: Context) => {
+  const header = c.req.header("authorization") ?? "";
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+};
+
+/**
+ * API key → account → membership, on every request (no cache, so revocation and lapses
+ * apply to the next request). Runs before body validation and lookups: 401, then 403.
+ */
+export const requireApiKey = (options: { max: boolean }): MiddlewareHandler<AppEnv> => async (c, next) => {
+  const { actor, touch } = await authenticateApiKey(c.var.db, bearerToken(c));
+  // lastUsedAt is refreshed at most once a minute, after the response is on its way.
+  if (touch) c.executionCtx.waitUntil(touch().catch(() => undefined));
+  if (options.max) requireMax(actor);
+  c.set("actor", actor);
+  await next();
+};
+
+/** Session token from POST /auth/login or /auth/signup; API keys are refused here. */
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const session = await authenticateSession(c.var.db, bearerToken(c));
+  c.set("sessionId", session.sessionId);
+  c.set("actor", { accountId: session.accountId, maxActive: false, timeZone: "UTC" });
+  await next();
+};

@@ -1,0 +1,74 @@
+import * as z from "zod";
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { AppError, errorCodes, type ErrorCode } from "../domain/errors";
+
+/** HTTP rendering of domain errors: status, title and RFC 9457 problem+json. */
+const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
+  validation_failed: 400,
+  unauthorized: 401,
+  invalid_credentials: 401,
+  max_required: 403,
+  forbidden_origin: 403,
+  task_not_found: 404,
+  pack_not_found: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  email_taken: 409,
+  key_limit_reached: 409,
+  idempotency_in_progress: 409,
+  sync_expired: 410,
+  precondition_failed: 412,
+  payload_too_large: 413,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  internal: 500,
+  unavailable: 503,
+};
+
+const titleOf = (code: ErrorCode) => code.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+
+export const Problem = z
+  .object({
+    type: z.string().openapi({ example: "https://todo.example.com/problems/validation_failed" }),
+    title: z.string().openapi({ example: "Validation failed" }),
+    status: z.number().int().openapi({ example: 400 }),
+    detail: z.string().openapi({ example: "The request body is invalid." }),
+    code: z.enum(errorCodes).openapi({ description: "Stable machine-readable error code.", example: "validation_failed" }),
+    errors: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({ description: "Field-level problems, for validation errors." }),
+  })
+  .openapi("Problem", { description: "RFC 9457 problem details." });
+
+export function problemResponse(c: Context, error: AppError): Response {
+  const status = statusOf[error.code];
+  const body = {
+    type: `${new URL(c.req.url).origin}/problems/${error.code}`,
+    title: titleOf(error.code),
+    status,
+    detail: error.detail,
+    code: error.code,
+    ...(error.errors ? { errors: error.errors } : {}),
+  };
+  const headers: Record<string, string> = { "Content-Type": "application/problem+json" };
+  if (status === 401) headers["WWW-Authenticate"] = 'Bearer realm="todo"';
+  if (error.retryAfter !== undefined) headers["Retry-After"] = String(error.retryAfter);
+  return c.body(JSON.stringify(body), status, headers);
+}
+
+/** OpenAPI response entries for the given error codes; spread into every route's `responses`. */
+export function errorResponses(...codes: ErrorCode[]) {
+  const byStatus: Record<number, ErrorCode[]> = {};
+  for (const code of [...codes, "internal" as const]) (byStatus[statusOf[code]] ??= []).push(code);
+  return Object.fromEntries(
+    Object.entries(byStatus).map(([status, list]) => [
+      status,
+      {
+        description: list.map((code) => `\`${code}\``).join(", "),
+        content: { "application/problem+json": { schema: Problem } },
+      },
+    ]),
+  );
+}

@@ -1,0 +1,18 @@
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { requireApiKey } from "../auth";
+import { defaultHook } from "../validation";
+import { registerOpenApiDocument } from "./openapi";
+import { registerRootRoute } from "./root";
+import { registerTaskRoutes } from "./tasks";
+
+/** Everything under /api/v1. Its routes are exactly the paths of the published OpenAPI document. */
+export function createV1App() {
+  const v1 = new OpenAPIHono<AppEnv>({ defaultHook });
+  v1.use("/tasks", requireApiKey({ max: true }));
+  v1.use("/tasks/*", requireApiKey({ max: true }));
+  registerRootRoute(v1);
+  registerTaskRoutes(v1);
+  registerOpenApiDocument(v1);
+  return v1;
+}

@@ -1,0 +1,30 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { AppEnv } from "../../env";
+import { API_VERSION } from "./root";
+
+export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>) {
+  v1.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "todo_live_…",
+    description:
+      "A personal API key from the account page's AI connection section (`todo_live_…`). Task operations also need an active Max membership. Session tokens are refused.",
+  });
+  v1.doc31("/openapi.json", (c) => ({
+    openapi: "3.1.0",
+    info: {
+      title: "Todo & Calendars API",
+      version: API_VERSION,
+      description:
+        "Personal tasks (active Max membership required) and public holiday calendar packs. Errors are RFC 9457 problem+json with a stable `code`. The same functions are offered to agents over MCP at `/mcp`.",
+      contact: { name: "Support", email: c.env.CONTACT_EMAIL },
+      license: { name: "Proprietary; calendar data CC BY-SA 3.0 (date-holidays)", identifier: "CC-BY-SA-3.0" },
+    },
+    servers: [{ url: `${new URL(c.req.url).origin}/api/v1`, description: "This deployment" }],
+    tags: [
+      { name: "Meta", description: "Discovery." },
+      { name: "Tasks", description: "Personal tasks. Bearer API key and active Max membership." },
+      { name: "Calendars", description: "Public holiday calendar packs. No credentials." },
+    ],
+  }));
+}

@@ -1,0 +1,65 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import * as z from "zod";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../problem";
+
+export const API_VERSION = "1.0.0";
+
+const ApiRoot = z
+  .object({
+    name: z.string().meta({ example: "Todo & Calendars API" }),
+    version: z.string().meta({ example: API_VERSION }),
+    description: z.string(),
+    links: z
+      .object({
+        openapi: z.string().meta({ description: "OpenAPI 3.1 document." }),
+        docs: z.string().meta({ description: "Human-readable API reference." }),
+        mcp: z.string().meta({ description: "Remote MCP endpoint (Streamable HTTP)." }),
+        skill: z.string().meta({ description: "Agent skill file (SKILL.md)." }),
+        llms: z.string().meta({ description: "llms.txt index for language models." }),
+        tasks: z.string(),
+        calendars: z.string(),
+        account: z.string().meta({ description: "Account page where API keys are created (AI connection)." }),
+      })
+      .meta({ description: "Absolute URLs of the service's entry points." }),
+    contact: z.string().meta({ description: "Support contact address.", example: "support@todo.example.com" }),
+  })
+  .openapi("ApiRoot");
+
+const rootRoute = createRoute({
+  method: "get",
+  path: "/",
+  operationId: "getApiRoot",
+  summary: "API metadata",
+  description: "Discovery document: name, version and links to every entry point. No credentials needed.",
+  tags: ["Meta"],
+  responses: {
+    200: { description: "API metadata.", content: { "application/json": { schema: ApiRoot } } },
+    ...errorResponses(),
+  },
+});
+
+export function registerRootRoute(app: OpenAPIHono<AppEnv>) {
+  app.openapi(rootRoute, (c) => {
+    const origin = new URL(c.req.url).origin;
+    return c.json(
+      {
+        name: "Todo & Calendars API",
+        version: API_VERSION,
+        description: "Personal tasks (Max membership) and public holiday calendar packs, over REST and MCP.",
+        links: {
+          openapi: `${origin}/api/v1/openapi.json`,
+          docs: `${origin}/api/v1/docs`,
+          mcp: `${origin}/mcp`,
+          skill: `${origin}/SKILL.md`,
+          llms: `${origin}/llms.txt`,
+          tasks: `${origin}/api/v1/tasks`,
+          calendars: `${origin}/api/v1/calendars`,
+          account: `${origin}/`,
+        },
+        contact: c.env.CONTACT_EMAIL,
+      },
+      200,
+    );
+  });
+}
