@@ -113,22 +113,28 @@ function patchColumns(patch: TaskPatch): Partial<TaskRow> {
   return set;
 }
 
-export async function updateTask(ctx: ServiceContext, id: string, patch: TaskPatch): Promise<Task> {
+/** A changed task, and the next occurrence its completion created (repeating tasks). */
+export interface TaskChange {
+  task: Task;
+  next?: Task;
+}
+
+export async function updateTask(ctx: ServiceContext, id: string, patch: TaskPatch): Promise<TaskChange> {
   requireMax(ctx.actor);
   const set = patchColumns(patch);
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
-  if (Object.keys(set).length === 0) return getTask(ctx, id);
+  if (Object.keys(set).length === 0) return { task: await getTask(ctx, id) };
   const [row] = await ctx.db
     .update(tasks)
     .set({ ...set, updatedAt: bumpedUpdatedAt })
     .where(ownLiveTask(ctx, id))
     .returning();
   if (!row) throw notFound();
-  return toTask(row);
+  return { task: toTask(row) };
 }
 
 /** Marks a task done. Completing a completed task returns it unchanged (idempotent). */
-export async function completeTask(ctx: ServiceContext, id: string): Promise<Task> {
+export async function completeTask(ctx: ServiceContext, id: string): Promise<TaskChange> {
   requireMax(ctx.actor);
   const { db } = ctx;
   const [, [row]] = await db.batch([
@@ -139,7 +145,7 @@ export async function completeTask(ctx: ServiceContext, id: string): Promise<Tas
     db.select().from(tasks).where(ownLiveTask(ctx, id)),
   ]);
   if (!row) throw notFound();
-  return toTask(row);
+  return { task: toTask(row) };
 }
 
 /** Deletes a task, leaving a tombstone so `since` syncs learn about it. */

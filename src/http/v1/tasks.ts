@@ -141,9 +141,10 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(getTaskRoute, async (c) => c.json(await getTask(c.var, c.req.valid("param").id), 200));
 
-  app.openapi(updateTaskRoute, async (c) =>
-    c.json(await updateTask(c.var, c.req.valid("param").id, c.req.valid("json")), 200),
-  );
+  app.openapi(updateTaskRoute, async (c) => {
+    const { task } = await updateTask(c.var, c.req.valid("param").id, c.req.valid("json"));
+    return c.json(task, 200);
+  });
 
   app.openapi(deleteTaskRoute, async (c) => {
     await deleteTask(c.var, c.req.valid("param").id);

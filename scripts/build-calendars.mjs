@@ -1,0 +1,1 @@
+// Placeholder until the calendar-pack generator lands (issue: public calendar packs).
