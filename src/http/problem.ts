@@ -1,7 +1,7 @@
 import * as z from "zod";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { AppError, errorCodes, type ErrorCode } from "../domain/errors";
+import { type AppError, errorCodes, type ErrorCode } from "../domain/errors";
 
 /** HTTP rendering of domain errors: status, title and RFC 9457 problem+json. */
 const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
@@ -61,7 +61,10 @@ export function problemResponse(c: Context, error: AppError): Response {
 /** OpenAPI response entries for the given error codes; spread into every route's `responses`. */
 export function errorResponses(...codes: ErrorCode[]) {
   const byStatus: Record<number, ErrorCode[]> = {};
-  for (const code of [...codes, "internal" as const]) (byStatus[statusOf[code]] ??= []).push(code);
+  for (const code of [...codes, "internal" as const]) {
+    const status = statusOf[code];
+    byStatus[status] = [...(byStatus[status] ?? []), code];
+  }
   return Object.fromEntries(
     Object.entries(byStatus).map(([status, list]) => [
       status,

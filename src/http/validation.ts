@@ -20,7 +20,7 @@ export function validationError(target: string, issues: readonly z.core.$ZodIssu
 }
 
 /** Shared by every OpenAPIHono: a failed zod validation becomes one AppError. */
-export const defaultHook: Hook<unknown, any, any, any> = (result, c) => {
+export const defaultHook: Hook<unknown, any, any, any> = (result) => {
   if (!result.success) {
     const target = (result as { target?: string }).target ?? "request";
     throw validationError(target === "json" ? "body" : target, result.error.issues);

@@ -1,0 +1,1 @@
+// Placeholder until the API reference assets land (issue: agent entry points).
