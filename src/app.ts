@@ -5,6 +5,7 @@ import { AppError, isAppError } from "./domain/errors";
 import type { AppEnv } from "./env";
 import { createAccountApp } from "./http/account";
 import { createAdminApp } from "./http/admin";
+import { createEntryPointsApp } from "./http/entry-points";
 import { problemResponse } from "./http/problem";
 import { createV1App } from "./http/v1/app";
 import { jsonBodies } from "./http/validation";
@@ -29,7 +30,8 @@ export function toAppError(e: unknown): AppError {
 }
 
 export function createApp() {
-  const app = new OpenAPIHono<AppEnv>();
+  // strict: false so /api/v1 and /api/v1/ are the same route.
+  const app = new OpenAPIHono<AppEnv>({ strict: false });
 
   app.use(async (c, next) => {
     c.set("db", createDb(c.env.DB));
@@ -42,6 +44,7 @@ export function createApp() {
   app.route("/api/v1", createV1App());
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
+  app.route("/", createEntryPointsApp());
 
   app.onError((e, c) => problemResponse(c, toAppError(e)));
   app.notFound((c) => problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));
