@@ -10,6 +10,9 @@ export default defineConfig(async () => {
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
           bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" },
+          // Tests in workerd cannot read the repository: Miniflare reads these files' bytes from disk,
+          // so test/entry-points can check that the Worker serves them byte-identical.
+          dataBlobBindings: { SKILL_MD_BYTES: "SKILL.md", LLMS_TXT_BYTES: "llms.txt" },
         },
       }),
     ],
