@@ -1,0 +1,97 @@
+/** Typed calls to the account JSON API. Errors arrive as RFC 9457 problem+json and become ApiError. */
+
+export interface Membership {
+  plan: "free" | "max";
+  active: boolean;
+  expiresAt: string | null;
+}
+
+export interface Account {
+  id: string;
+  email: string;
+  timeZone: string;
+  membership: Membership;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export interface ApiRoot {
+  contact?: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+    readonly errors: FieldError[] = [],
+  ) {
+    super(detail);
+  }
+}
+
+const OFFLINE = "Could not reach the server. Check your connection and try again.";
+
+function toApiError(status: number, body: unknown): ApiError {
+  const problem = (body ?? {}) as Partial<{ code: string; detail: string; title: string; errors: FieldError[] }>;
+  const detail = problem.detail ?? problem.title ?? `The server answered ${status}. Try again later.`;
+  return new ApiError(status, problem.code ?? "unknown", detail, Array.isArray(problem.errors) ? problem.errors : []);
+}
+
+async function call<T>(path: string, options: { method?: string; body?: unknown; token?: string | null } = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  // The session token travels only in this header: never in a URL, never in a cookie.
+  if (options.token) headers.Authorization = `Bearer ${options.token}`;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method: options.method ?? "GET",
+      headers,
+      body: options.body === undefined ? null : JSON.stringify(options.body),
+      credentials: "omit",
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "network", OFFLINE);
+  }
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  let data: unknown;
+  try {
+    data = text ? JSON.parse(text) : undefined;
+  } catch {
+    data = undefined;
+  }
+  if (!response.ok) throw toApiError(response.status, data);
+  return data as T;
+}
+
+type Credentials = { email: string; password: string };
+type SessionResult = { token: string; account: Account };
+
+export const api = {
+  signUp: (body: Credentials) => call<SessionResult>("/auth/signup", { method: "POST", body }),
+  logIn: (body: Credentials) => call<SessionResult>("/auth/login", { method: "POST", body }),
+  logOut: (token: string) => call<void>("/auth/logout", { method: "POST", token }),
+  getAccount: (token: string) => call<Account>("/account", { token }),
+  listKeys: (token: string) => call<{ data: ApiKey[] }>("/account/api-keys", { token }).then((r) => r.data),
+  createKey: (token: string, name: string) =>
+    call<ApiKey & { key: string }>("/account/api-keys", { method: "POST", body: { name }, token }),
+  revokeKey: (token: string, id: string) =>
+    call<void>(`/account/api-keys/${encodeURIComponent(id)}`, { method: "DELETE", token }),
+  root: () => call<ApiRoot>("/api/v1/"),
+};

@@ -1,0 +1,204 @@
+import { type Account, type ApiKey, ApiError, api, type Membership } from "./api";
+import { endpointsFor, renderConnection, wireCopyButtons } from "./connection";
+import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
+import { clearErrors, showApiError, showErrors } from "./forms";
+import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
+import { session } from "./session";
+
+/** The account page: sign-up/sign-in, membership, and the AI connection section. */
+
+const endpoints = endpointsFor(window.location.origin);
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const LABELS = { email: "Email", password: "Password", name: "Key name" };
+
+function showNotice(message: string | null, kind: "info" | "error" = "info"): void {
+  const notice = byId("notice");
+  const error = byId("page-error");
+  notice.hidden = kind !== "info" || !message;
+  error.hidden = kind !== "error" || !message;
+  (kind === "info" ? notice : error).textContent = message ?? "";
+  if (message && kind === "info") error.textContent = "";
+}
+
+function showSignedOut(message: string | null = null): void {
+  hideNewKey();
+  renderConnection(endpoints, null);
+  byId("loading").hidden = true;
+  byId("signed-in").hidden = true;
+  byId("session-bar").hidden = true;
+  byId("signed-out").hidden = false;
+  showNotice(message);
+}
+
+/** A 401 on a session route means the session ended (signed out elsewhere or expired). */
+function handleError(error: unknown, form?: HTMLFormElement): void {
+  if (error instanceof ApiError && error.status === 401) {
+    session.clear();
+    showSignedOut("Your session has ended. Please sign in again.");
+    byId("sign-in-title").focus();
+    return;
+  }
+  if (form) showApiError(form, error, LABELS);
+  else showNotice(error instanceof ApiError ? error.detail : "Something went wrong. Reload the page and try again.", "error");
+}
+
+function renderMembership(membership: Membership): void {
+  const badge = byId("plan-badge");
+  const detail = byId("plan-detail");
+  if (membership.active) {
+    badge.textContent = "Max";
+    badge.className = "badge badge--max";
+    detail.replaceChildren(...(membership.expiresAt ? ["Active until ", timeElement(membership.expiresAt, formatDateTime), "."] : ["Active, with no end date."]));
+  } else {
+    badge.textContent = "Free";
+    badge.className = "badge badge--free";
+    detail.replaceChildren(
+      ...(membership.plan === "max" && membership.expiresAt
+        ? ["Your Max membership ended on ", timeElement(membership.expiresAt, formatDateTime), "."]
+        : ["Public holiday calendars only."]),
+    );
+  }
+  byId("max-needed").hidden = membership.active;
+  byId("max-ready").hidden = !membership.active;
+}
+
+function showAccount(account: Account): void {
+  byId("session-email").textContent = account.email;
+  renderMembership(account.membership);
+  byId("loading").hidden = true;
+  byId("signed-out").hidden = true;
+  byId("signed-in").hidden = false;
+  byId("session-bar").hidden = false;
+}
+
+async function refreshKeys(): Promise<void> {
+  const token = session.get();
+  if (!token) return;
+  try {
+    renderKeys(await api.listKeys(token), revoke);
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+async function enter(account: Account, focus: boolean): Promise<void> {
+  showNotice(null);
+  showAccount(account);
+  if (focus) byId("account-title").focus();
+  await refreshKeys();
+}
+
+async function revoke(key: ApiKey): Promise<void> {
+  const token = session.get();
+  if (!token || !(await confirmRevoke(key))) return;
+  try {
+    await api.revokeKey(token, key.id);
+    await refreshKeys();
+    byId("keys-title").focus();
+    announce(`Key “${key.name}” revoked. It stops working immediately.`);
+  } catch (error) {
+    handleError(error);
+  }
+}
+
+function wireAuthForm(id: string, submit: (email: string, password: string) => Promise<{ token: string; account: Account }>, minPassword: number): void {
+  const form = byId<HTMLFormElement>(id);
+  const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const email = (form.elements.namedItem("email") as HTMLInputElement).value.trim();
+    const password = (form.elements.namedItem("password") as HTMLInputElement).value;
+    const problems: Record<string, string> = {};
+    if (!EMAIL.test(email)) problems.email = "Enter an email address, like name@example.com.";
+    if (password.length < minPassword) {
+      problems.password = minPassword > 1 ? `Password must be at least ${minPassword} characters.` : "Enter your password.";
+    }
+    if (Object.keys(problems).length) return showErrors(form, problems, "Please correct the marked fields.");
+    try {
+      await busy(button, "Please wait…", async () => {
+        const result = await submit(email, password);
+        session.set(result.token);
+        form.reset();
+        await enter(result.account, true);
+      });
+    } catch (error) {
+      showApiError(form, error, LABELS);
+    }
+  });
+}
+
+function wireCreateKey(): void {
+  const form = byId<HTMLFormElement>("create-key-form");
+  const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const name = byId<HTMLInputElement>("key-name").value.trim();
+    if (!name) return showErrors(form, { name: "Give the key a name, for example the app that will use it." });
+    const token = session.get();
+    if (!token) return showSignedOut("Please sign in again.");
+    try {
+      await busy(button, "Creating…", async () => {
+        const created = await api.createKey(token, name);
+        form.reset();
+        showNewKey(created, closeNewKey);
+        renderConnection(endpoints, created.key);
+        await refreshKeys();
+      });
+    } catch (error) {
+      handleError(error, form);
+    }
+  });
+}
+
+function closeNewKey(): void {
+  hideNewKey();
+  renderConnection(endpoints, null);
+  byId("key-name").focus();
+  announce("The key panel is closed. The key is no longer shown on this page.");
+}
+
+function wireSignOut(): void {
+  const button = byId<HTMLButtonElement>("sign-out");
+  button.addEventListener("click", async () => {
+    const token = session.get();
+    session.clear();
+    // Forget locally even if the server cannot be reached; the session then expires on its own.
+    if (token) await api.logOut(token).catch(() => undefined);
+    showSignedOut("You are signed out.");
+    byId("sign-in-title").focus();
+  });
+}
+
+async function showContact(): Promise<void> {
+  try {
+    const { contact } = await api.root();
+    if (!contact) return;
+    byId("contact").replaceChildren("To get Max, write to ", h("a", { href: `mailto:${contact}` }, contact), ".");
+  } catch {
+    // The generic wording in the page stays.
+  }
+}
+
+async function start(): Promise<void> {
+  renderConnection(endpoints, null);
+  wireCopyButtons(document.body);
+  wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password }), 1);
+  wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
+  wireCreateKey();
+  wireSignOut();
+  void showContact();
+
+  const token = session.get();
+  if (!token) return showSignedOut();
+  try {
+    await enter(await api.getAccount(token), false);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return handleError(error);
+    byId("loading").hidden = true;
+    showNotice(`Could not load your account. ${error instanceof ApiError ? error.detail : ""} Reload the page to try again.`, "error");
+  }
+}
+
+void start();
