@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { requireApiKey } from "../auth";
 import { defaultHook } from "../validation";
+import { registerDocsPage } from "./docs";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
 import { registerTaskRoutes } from "./tasks";
@@ -14,5 +15,6 @@ export function createV1App() {
   registerRootRoute(v1);
   registerTaskRoutes(v1);
   registerOpenApiDocument(v1);
+  registerDocsPage(v1);
   return v1;
 }

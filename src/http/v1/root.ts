@@ -33,6 +33,7 @@ const rootRoute = createRoute({
   summary: "API metadata",
   description: "Discovery document: name, version and links to every entry point. No credentials needed.",
   tags: ["Meta"],
+  security: [],
   responses: {
     200: { description: "API metadata.", content: { "application/json": { schema: ApiRoot } } },
     ...errorResponses(),
