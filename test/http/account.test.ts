@@ -96,3 +96,18 @@ describe("unknown routes", () => {
     expect((await json(res)).code).toBe("not_found");
   });
 });
+
+describe("admin route without ADMIN_TOKEN", () => {
+  it("does not exist (404) when the secret is unset", async () => {
+    const { createApp } = await import("../../src/app");
+    const { createExecutionContext } = await import("cloudflare:test");
+    const request = new Request("http://example.com/admin/memberships", {
+      method: "PUT",
+      headers: { "content-type": "application/json", authorization: "Bearer anything" },
+      body: JSON.stringify({ email: "a@example.com", plan: "max" }),
+    });
+    const res = await createApp().fetch(request, { ...env, ADMIN_TOKEN: "" }, createExecutionContext());
+    expect(res.status).toBe(404);
+    expect((await json(res)).code).toBe("not_found");
+  });
+});
