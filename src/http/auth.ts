@@ -3,11 +3,10 @@ import { authenticateApiKey, requireMax } from "../domain/api-keys/service";
 import { authenticateSession } from "../domain/accounts/service";
 import type { AppEnv } from "../env";
 
-export const bearerToken = (c: Context) => {
-  const header = c.req.header("authorization") ?? "";
-  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
-  return match?.[1];
-};
+/** The credential of an `Authorization: Bearer <credential>` header; shared with /mcp. */
+export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? "")?.[1];
+
+export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("authorization"));
 
 /**
  * API key → account → membership, on every request (no cache, so revocation and lapses

@@ -42,10 +42,10 @@ export const Problem = z
   })
   .openapi("Problem", { description: "RFC 9457 problem details." });
 
-export function problemResponse(c: Context, error: AppError): Response {
+function problemParts(requestUrl: string, error: AppError) {
   const status = statusOf[error.code];
   const body = {
-    type: `${new URL(c.req.url).origin}/problems/${error.code}`,
+    type: `${new URL(requestUrl).origin}/problems/${error.code}`,
     title: titleOf(error.code),
     status,
     detail: error.detail,
@@ -55,7 +55,20 @@ export function problemResponse(c: Context, error: AppError): Response {
   const headers: Record<string, string> = { "Content-Type": "application/problem+json" };
   if (status === 401) headers["WWW-Authenticate"] = 'Bearer realm="todo"';
   if (error.retryAfter !== undefined) headers["Retry-After"] = String(error.retryAfter);
+  return { status, body, headers };
+}
+
+export function problemResponse(c: Context, error: AppError): Response {
+  const { status, body, headers } = problemParts(c.req.url, error);
   return c.body(JSON.stringify(body), status, headers);
+}
+
+/** The same problem+json without a Hono context: /mcp answers before the app runs. */
+export function problemResponseFor(requestUrl: string, error: AppError, extraHeaders?: HeadersInit): Response {
+  const { status, body, headers } = problemParts(requestUrl, error);
+  const all = new Headers(extraHeaders);
+  for (const [name, value] of Object.entries(headers)) all.set(name, value);
+  return new Response(JSON.stringify(body), { status, headers: all });
 }
 
 /** OpenAPI response entries for the given error codes; spread into every route's `responses`. */
