@@ -5,6 +5,7 @@ import { AppError, isAppError } from "./domain/errors";
 import type { AppEnv } from "./env";
 import { createAccountApp } from "./http/account";
 import { createAdminApp } from "./http/admin";
+import { registerBenchRoutes } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
 import { problemResponse } from "./http/problem";
 import { createV1App } from "./http/v1/app";
@@ -45,6 +46,7 @@ export function createApp() {
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
   app.route("/", createEntryPointsApp());
+  registerBenchRoutes(app);
 
   app.onError((e, c) => problemResponse(c, toAppError(e)));
   app.notFound((c) => problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));

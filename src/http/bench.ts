@@ -1,0 +1,19 @@
+import type { OpenAPIHono } from "@hono/zod-openapi";
+import { sql } from "drizzle-orm";
+import { AppError } from "../domain/errors";
+import type { AppEnv } from "../env";
+
+export const BENCH_D1_PATH = "/_bench/d1";
+
+/**
+ * Benchmark-only routes (`npm run bench`). They sit outside /api/v1 and are plain Hono routes,
+ * so they never appear in the OpenAPI document, and they answer 404 unless BENCH_ROUTES is "on".
+ */
+export function registerBenchRoutes(app: OpenAPIHono<AppEnv>) {
+  // Baseline (b): the cost of the app stack plus exactly one trivial D1 round trip.
+  app.get(BENCH_D1_PATH, async (c) => {
+    if (c.env.BENCH_ROUTES !== "on") throw new AppError("not_found", `No route for GET ${c.req.path}.`);
+    const row = await c.var.db.get<{ one: number }>(sql`SELECT 1 AS one`);
+    return c.json({ one: row.one }, 200, { "Cache-Control": "no-store" });
+  });
+}
