@@ -1,0 +1,60 @@
+import { AppError } from "../domain/errors";
+
+/**
+ * One place that decides what a thrown database error means to a client. REST (`toAppError`)
+ * and MCP both call it, so a D1 outage is a 503 `unavailable` with Retry-After everywhere,
+ * never a 500 with a stack trace.
+ */
+
+/** Seconds a client should wait before retrying after a D1 failure. */
+export const D1_RETRY_AFTER = 5;
+
+/**
+ * Messages D1 and workerd use when the database cannot answer: outages, overload, a storage
+ * reset, a dropped connection, a timeout. Every `D1_…` error except constraint violations
+ * (which mean a bug or a race the code must handle itself) counts as unavailable.
+ */
+const unavailablePatterns = [
+  /^D1_/,
+  /\bD1\b.*\b(overloaded|unavailable|reset|timed? ?out)\b/i,
+  /network connection lost/i,
+  /storage (caller|operation|object).*(reset|exceeded|timed? ?out)/i,
+  /object to be reset/i,
+  /SQLITE_BUSY|database is locked/i,
+];
+const notUnavailable = /constraint failed|SQLITE_CONSTRAINT/i;
+
+/** The error and its `cause`s, outermost first (drizzle wraps D1's error in a DrizzleQueryError). */
+function chain(e: unknown): unknown[] {
+  const out: unknown[] = [];
+  for (let current = e; current !== undefined && current !== null && out.length < 8; ) {
+    out.push(current);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return out;
+}
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** `unavailable` for a failure of the database itself, otherwise undefined. */
+export function classifyDbError(e: unknown): AppError | undefined {
+  const messages = chain(e).map(messageOf);
+  if (messages.some((m) => notUnavailable.test(m))) return undefined;
+  if (!messages.some((m) => unavailablePatterns.some((p) => p.test(m)))) return undefined;
+  return new AppError(
+    "unavailable",
+    `The database is temporarily unavailable. Retry in ${D1_RETRY_AFTER} seconds; a retried creation with the same Idempotency-Key is not duplicated.`,
+    undefined,
+    D1_RETRY_AFTER,
+  );
+}
+
+/**
+ * A log line for an unexpected error: the innermost cause's name and message only. Drizzle's
+ * wrapper message embeds the SQL parameters (task text, hashes), so it never reaches the log.
+ */
+export function describeError(e: unknown): string {
+  const innermost = chain(e).at(-1);
+  if (innermost instanceof Error) return `${innermost.name}: ${innermost.message}`.slice(0, 500);
+  return String(innermost).slice(0, 500);
+}
