@@ -56,8 +56,9 @@ export function showApiError(form: HTMLFormElement, error: unknown, labels: Reco
     const label = labels[path] ?? path;
     if (path) fields[path] = `${label} ${message}.`.replace(/\.\.$/, ".");
   }
-  const hasFieldMessages = Object.keys(fields).length > 0;
-  showErrors(form, fields, hasFieldMessages ? "Please correct the marked fields." : error.detail);
+  // A validation detail only lists field names; other errors (email taken, rate limit) explain themselves.
+  const generic = error.code === "validation_failed" && Object.keys(fields).length > 0;
+  showErrors(form, fields, generic ? "Please correct the marked fields." : error.detail);
 }
 
 function formAlert(form: HTMLFormElement): HTMLElement {

@@ -106,6 +106,7 @@ function wireAuthForm(id: string, submit: (email: string, password: string) => P
   const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    showNotice(null);
     clearErrors(form);
     const email = (form.elements.namedItem("email") as HTMLInputElement).value.trim();
     const password = (form.elements.namedItem("password") as HTMLInputElement).value;

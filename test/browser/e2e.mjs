@@ -1,0 +1,326 @@
+// End-to-end test of the account page in a real browser (Debian chromium driven by playwright-core)
+// against a `wrangler dev` started here with its own port, inspector port and D1 state.
+// Run: npm run test:browser. Screenshots: artifacts/browser/NN-step.png (not committed).
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const artifacts = join(root, "artifacts", "browser");
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+// wrangler needs Node 22; the pinned binary is in node_modules/.bin when plain `node` is older.
+const nodeBin = existsSync(join(root, "node_modules/.bin/node")) ? join(root, "node_modules/.bin/node") : process.execPath;
+const wranglerJs = join(root, "node_modules/wrangler/bin/wrangler.js");
+const childEnv = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+const adminToken = randomBytes(24).toString("hex");
+const email = `e2e-${randomBytes(4).toString("hex")}@example.com`;
+const password = `pw-${randomBytes(12).toString("hex")}`;
+const wide = { width: 1280, height: 900 };
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(nodeBin, [wranglerJs, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output}`))));
+  });
+}
+
+/** Polls until `check` returns a truthy value; throws `message` (with the last error) on timeout. */
+async function until(check, message, timeout = 10_000) {
+  const deadline = Date.now() + timeout;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${message}${last ? ` (last error: ${last.message})` : ""}`);
+}
+
+function assert(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const text = async (page, selector) => ((await page.locator(selector).textContent()) ?? "").trim();
+const visible = (page, selector) => page.locator(selector).isVisible();
+const focusedId = (page) => page.evaluate(() => document.activeElement?.id ?? "");
+
+let wrangler;
+let browser;
+let stateDir;
+
+async function startWrangler() {
+  stateDir = await mkdtemp(join(tmpdir(), "todo-e2e-"));
+  await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const base = `http://127.0.0.1:${port}`;
+  let log = "";
+  wrangler = spawn(
+    nodeBin,
+    [wranglerJs, "dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspectorPort),
+      "--persist-to", stateDir, "--var", `ADMIN_TOKEN:${adminToken}`, "--log-level", "error", "--show-interactive-dev-session=false"],
+    { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: true },
+  );
+  wrangler.stdout.on("data", (d) => (log += d));
+  wrangler.stderr.on("data", (d) => (log += d));
+  let exited = false;
+  wrangler.on("exit", () => (exited = true));
+  await until(
+    async () => {
+      if (exited) throw new Error(`wrangler dev exited:\n${log}`);
+      return (await fetch(`${base}/api/v1/`)).ok;
+    },
+    `wrangler dev did not answer on ${base} within 120 s.\n${log}`,
+    120_000,
+  );
+  return base;
+}
+
+async function stopWrangler() {
+  if (!wrangler || wrangler.exitCode !== null) return;
+  const exited = new Promise((resolve) => wrangler.once("exit", resolve));
+  try {
+    process.kill(-wrangler.pid, "SIGTERM"); // the process group we started: wrangler and its workerd
+  } catch {
+    return;
+  }
+  const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
+  if (timedOut) {
+    try {
+      process.kill(-wrangler.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+async function main() {
+  await mkdir(artifacts, { recursive: true });
+  const base = await startWrangler();
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  const context = await browser.newContext({ viewport: wide, locale: "en-US", timezoneId: "UTC" });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const consoleErrors = [];
+  page.on("console", (message) => message.type() === "error" && consoleErrors.push(message.text()));
+  page.on("pageerror", (error) => consoleErrors.push(error.message));
+
+  const shot = (name, options = {}) => page.screenshot({ path: join(artifacts, `${name}.png`), fullPage: true, ...options });
+  let key;
+  let keyId;
+  const tasksWith = (bearer) => fetch(`${base}/api/v1/tasks`, { headers: { Authorization: `Bearer ${bearer}` } });
+
+  const steps = [
+    ["signs up", "01-signed-up", async () => {
+      const response = await page.goto(`${base}/`);
+      const headers = response.headers();
+      const csp = headers["content-security-policy"] ?? "";
+      assert(/script-src 'self'/.test(csp) && !csp.includes("unsafe-inline"), `CSP must allow only self scripts, got: ${csp}`);
+      assert(csp.includes("frame-ancestors 'none'"), "CSP must forbid framing");
+      assert(headers["x-content-type-options"] === "nosniff", "X-Content-Type-Options: nosniff missing");
+      assert(headers["referrer-policy"], "Referrer-Policy missing");
+      await page.locator("#sign-up-form").waitFor();
+      // Errors are shown next to the fields, and focus moves to the first one.
+      const form = page.locator("#sign-up-form");
+      await form.getByLabel("Email").fill("not-an-email");
+      await form.getByLabel("Password").fill("short");
+      await form.getByRole("button", { name: "Create account" }).click();
+      await page.locator("#sign-up-email-error").waitFor();
+      assert((await text(page, "#sign-up-password-error")).includes("at least 10 characters"), "password error not shown");
+      assert((await focusedId(page)) === "sign-up-email", "focus did not move to the first invalid field");
+      await shot("01a-sign-up-errors");
+      await form.getByLabel("Email").fill(email);
+      await form.getByLabel("Password").fill(password);
+      await form.getByRole("button", { name: "Create account" }).click();
+      await page.locator("#signed-in").waitFor();
+      assert((await text(page, "#session-email")) === email, "signed-in email not shown");
+      assert(page.url() === `${base}/`, `the URL changed: ${page.url()}`);
+      const stored = await page.evaluate(() => sessionStorage.getItem("todo.session"));
+      assert(stored && !page.url().includes(stored), "the session token must be in sessionStorage, not the URL");
+    }],
+    ["sees Free", "02-free", async () => {
+      assert((await text(page, "#plan-badge")) === "Free", "plan badge should say Free");
+      assert(await visible(page, "#max-needed"), "the 'task access needs Max' notice is not visible");
+      assert((await text(page, "#max-needed")).includes("Task access needs Max"), "notice wording");
+      assert(await page.getByRole("button", { name: "Create key" }).isVisible(), "keys must be creatable without Max");
+    }],
+    ["is granted Max through the admin route", "03-granted-max", async () => {
+      const expiresAt = new Date(Date.now() + 365 * 86_400_000).toISOString();
+      const response = await fetch(`${base}/admin/memberships`, {
+        method: "PUT",
+        headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
+        body: JSON.stringify({ email, plan: "max", expiresAt }),
+      });
+      const body = await response.text();
+      assert(response.status === 200, `PUT /admin/memberships answered ${response.status}: ${body}`);
+      const account = JSON.parse(body);
+      assert(account.membership.plan === "max" && account.membership.active, "membership not active Max");
+    }],
+    ["reloads and sees Max", "04-max", async () => {
+      await page.reload();
+      await until(async () => (await text(page, "#plan-badge")) === "Max", "plan badge should say Max after reload");
+      assert((await text(page, "#plan-detail")).startsWith("Active until"), "the end date of Max is not shown");
+      assert(!(await visible(page, "#max-needed")), "the 'needs Max' notice should be gone");
+      // Keyboard: the first stops are the skip link, the home link, Sign out, then the AI connection section.
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.mouse.click(1, 300); // a neutral spot, so Tab starts from the top of the document
+      const order = [];
+      for (let i = 0; i < 6; i++) {
+        await page.keyboard.press("Tab");
+        order.push(await page.evaluate(() => {
+          const el = document.activeElement;
+          return el?.id || el?.textContent?.trim() || el?.tagName;
+        }));
+        if (i === 0) await shot("04c-skip-link-focus", { fullPage: false });
+      }
+      const expected = ["Skip to main content", "Todo & Calendars", "sign-out", "skill file (SKILL.md)", "mcp-url", "Copy MCP URL"];
+      assert(JSON.stringify(order) === JSON.stringify(expected), `unexpected tab order: ${order.join(" → ")}`);
+      const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+      assert(outline !== "none", "the focused element has no visible outline");
+      // Narrow screen: nothing wider than the viewport.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      await shot("04b-max-390px");
+      await page.setViewportSize(wide);
+      assert(overflow <= 0, `the page scrolls sideways at 390px by ${overflow}px`);
+    }],
+    ["creates a key and reads it from the page", "05-key-created", async () => {
+      // Keyboard only: type a name and press Enter.
+      await page.getByLabel("Key name").focus();
+      await page.keyboard.type("e2e agent");
+      await page.keyboard.press("Enter");
+      await page.locator("#new-key-value").waitFor();
+      key = await page.locator("#new-key-value").inputValue();
+      assert(/^todo_live_[0-9A-Za-z]{38}$/.test(key), `unexpected key format: ${key}`);
+      assert((await focusedId(page)) === "new-key-title", "focus should move to the new key panel");
+      assert((await text(page, "#new-key-slot")).includes("you will not see this key again"), "one-time warning missing");
+      await page.getByRole("button", { name: "Copy key" }).click();
+      await until(async () => (await page.evaluate(() => navigator.clipboard.readText())) === key, "Copy key did not put the key on the clipboard");
+      const snippet = await text(page, "#snippet-mcp-json");
+      assert(snippet.includes(`${base}/mcp`) && snippet.includes(`Bearer ${key}`), "MCP snippet lacks the URL or the key");
+      keyId = await page.locator("#key-list li").first().getAttribute("data-key-id");
+      assert(keyId, "the new key is not in the list");
+      assert((await text(page, "#key-list")).includes("e2e agent"), "key name missing from the list");
+    }],
+    ["uses that key for GET /api/v1/tasks (200)", "06-key-used", async () => {
+      const response = await tasksWith(key);
+      const body = await response.text();
+      assert(response.status === 200, `GET /api/v1/tasks answered ${response.status}: ${body}`);
+      assert(Array.isArray(JSON.parse(body).data), "task collection without data");
+      await page.getByRole("button", { name: "I have saved my key" }).click();
+      assert((await focusedId(page)) === "key-name", "focus should return to the key name field");
+      assert(!(await page.content()).includes(key), "the key is still in the DOM after closing the panel");
+      // Last used is recorded just after the response; reload until the list shows it.
+      await until(async () => {
+        await page.reload();
+        await page.locator(`li[data-key-id="${keyId}"]`).waitFor();
+        return !(await text(page, `li[data-key-id="${keyId}"]`)).includes("Never");
+      }, "the key list does not show when the key was last used");
+    }],
+    ["revokes it in the page", "07-revoked", async () => {
+      // Keyboard only: Enter on Revoke, the dialog opens on Cancel, Tab to confirm.
+      await page.locator(`li[data-key-id="${keyId}"] button`).focus();
+      await page.keyboard.press("Enter");
+      await page.locator("#revoke-dialog[open]").waitFor();
+      assert((await focusedId(page)) === "revoke-cancel", "the dialog should open with focus on Cancel");
+      assert((await text(page, "#revoke-name")) === "e2e agent", "the dialog does not name the key");
+      await shot("07a-confirm-revoke", { fullPage: false });
+      await page.keyboard.press("Tab");
+      assert((await focusedId(page)) === "revoke-confirm", "Tab should reach the confirm button");
+      await page.keyboard.press("Enter");
+      await page.locator("#revoke-dialog").waitFor({ state: "hidden" });
+      await until(async () => (await page.locator(`#key-list li[data-key-id="${keyId}"]`).count()) === 0, "revoked key still listed as active");
+      assert(await visible(page, "#keys-empty"), "the empty-list message should show");
+      await page.locator("#inactive-keys summary").click();
+      assert((await text(page, `#inactive-key-list li[data-key-id="${keyId}"]`)).includes("Revoked"), "revoked key not marked");
+    }],
+    ["gets 401 with it", "08-revoked-key-401", async () => {
+      const response = await tasksWith(key);
+      assert(response.status === 401, `GET /api/v1/tasks with a revoked key answered ${response.status}`);
+      assert((response.headers.get("content-type") ?? "").includes("application/problem+json"), "401 is not problem+json");
+      // Sign out, then back in: the membership is still Max.
+      await page.getByRole("button", { name: "Sign out" }).click();
+      await page.locator("#sign-in-form").waitFor();
+      assert((await page.evaluate(() => sessionStorage.getItem("todo.session"))) === null, "sign-out left the token behind");
+      await shot("08b-signed-out");
+      // A wrong password shows the server's message in the form.
+      const form = page.locator("#sign-in-form");
+      await form.getByLabel("Email").fill(email);
+      await form.getByLabel("Password").fill("wrong-password");
+      await form.getByRole("button", { name: "Sign in" }).click();
+      await until(async () => (await text(page, "#sign-in-form .form-error")).includes("Email or password is incorrect"), "wrong password: no error shown");
+      await shot("08c-wrong-password");
+      // The browser logs the expected 401 of that attempt; anything else is still an error.
+      const unexpected = consoleErrors.filter((message) => !/status of 401/.test(message));
+      assert(unexpected.length === 0, `browser console errors: ${unexpected.join(" | ")}`);
+      consoleErrors.length = 0;
+      await form.getByLabel("Password").fill(password);
+      await form.getByRole("button", { name: "Sign in" }).click();
+      await until(async () => (await text(page, "#plan-badge")) === "Max", "signing in again should show Max");
+    }],
+  ];
+
+  let passed = 0;
+  let failed = 0;
+  for (const [index, [name, file, body]] of steps.entries()) {
+    try {
+      await body();
+      assert(consoleErrors.length === 0, `browser console errors: ${consoleErrors.join(" | ")}`);
+      await shot(file);
+      passed++;
+      console.log(`ok ${index + 1} - ${name}`);
+    } catch (error) {
+      failed++;
+      console.log(`not ok ${index + 1} - ${name}\n  ${String(error?.stack ?? error).replaceAll("\n", "\n  ")}`);
+      await shot(`${file}-FAILED`).catch(() => undefined);
+      break;
+    }
+  }
+  const notRun = steps.length - passed - failed;
+  console.log(`Screenshots: ${artifacts}`);
+  console.log(`${passed} passed, ${failed} failed${notRun ? `, ${notRun} not run` : ""}`);
+  return failed === 0 && notRun === 0;
+}
+
+let ok = false;
+try {
+  ok = await main();
+} catch (error) {
+  console.error(error?.stack ?? error);
+} finally {
+  await browser?.close().catch(() => undefined);
+  await stopWrangler();
+  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+}
+process.exit(ok ? 0 : 1);
