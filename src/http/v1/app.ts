@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { requireApiKey } from "../auth";
 import { defaultHook } from "../validation";
+import { registerCalendarRoutes } from "./calendars";
 import { registerDocsPage } from "./docs";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
@@ -14,6 +15,7 @@ export function createV1App() {
   v1.use("/tasks/*", requireApiKey({ max: true }));
   registerRootRoute(v1);
   registerTaskRoutes(v1);
+  registerCalendarRoutes(v1);
   registerOpenApiDocument(v1);
   registerDocsPage(v1);
   return v1;

@@ -1,0 +1,111 @@
+import type { CalendarEvent, CalendarPack } from "./schemas";
+
+/**
+ * A pack as an RFC 5545 iCalendar feed that Google, Apple and Outlook calendars can subscribe to:
+ * all-day VEVENTs (DTSTART/DTEND as VALUE=DATE, DTEND exclusive), the pack's stable event uids
+ * as UIDs, CRLF line endings and content lines folded at 75 octets.
+ */
+const CRLF = "\r\n";
+const MAX_OCTETS = 75;
+
+/** UTF-8 length of one code point. */
+const octetsOf = (char: string) => {
+  const code = char.codePointAt(0) ?? 0;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+};
+
+/** TEXT value escaping (RFC 5545 3.3.11). */
+export const escapeText = (text: string) =>
+  text.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, "\\n");
+
+/**
+ * Folds a content line into chunks of at most 75 octets (a continuation's leading space counts),
+ * never splitting a UTF-8 sequence (RFC 5545 3.1).
+ */
+export function foldLine(line: string): string {
+  // Fast path: at most 75 printable ASCII characters need no folding.
+  if (line.length <= MAX_OCTETS && !/[^ -~]/.test(line)) return line;
+  const parts: string[] = [];
+  let current = "";
+  let octets = 0;
+  for (const char of line) {
+    const size = octetsOf(char);
+    const limit = parts.length === 0 ? MAX_OCTETS : MAX_OCTETS - 1;
+    if (octets + size > limit) {
+      parts.push(current);
+      current = "";
+      octets = 0;
+    }
+    current += char;
+    octets += size;
+  }
+  parts.push(current);
+  return parts.join(`${CRLF} `);
+}
+
+const basicDate = (isoDate: string) => isoDate.replaceAll("-", "");
+
+/** The day after an ISO date: DTEND of an all-day event is exclusive. */
+function nextDay(isoDate: string): string {
+  const day = new Date(`${isoDate}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() + 1);
+  return day.toISOString().slice(0, 10);
+}
+
+const typeLabel: Record<CalendarEvent["type"], string> = {
+  public: "Public holiday",
+  bank: "Bank holiday",
+  school: "School holiday",
+  optional: "Optional holiday",
+  observance: "Observance",
+};
+
+function eventLines(event: CalendarEvent, dtstamp: string): string[] {
+  const description = [event.localName, typeLabel[event.type], event.substitute ? "Substitute day" : undefined]
+    .filter((part) => part !== undefined)
+    .join(" · ");
+  return [
+    "BEGIN:VEVENT",
+    `UID:${event.uid}`,
+    `DTSTAMP:${dtstamp}`,
+    `DTSTART;VALUE=DATE:${basicDate(event.date)}`,
+    `DTEND;VALUE=DATE:${basicDate(nextDay(event.endDate ?? event.date))}`,
+    `SUMMARY:${escapeText(event.name)}`,
+    `DESCRIPTION:${escapeText(description)}`,
+    `CATEGORIES:${escapeText(typeLabel[event.type])}`,
+    "CLASS:PUBLIC",
+    // Holidays inform planning; they should not show the subscriber as busy.
+    "TRANSP:TRANSPARENT",
+    "END:VEVENT",
+  ];
+}
+
+/**
+ * @param dtstamp the data version as an RFC 5545 UTC date-time (`20260920T000000Z`), so the feed's
+ * bytes, and so its ETag, only change when the data does.
+ */
+export function renderIcs(pack: CalendarPack, dtstamp: string): string {
+  const calendarName = `${pack.name} holidays`;
+  const lines = [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//todo-calendar//Public holiday packs 1.0//EN",
+    "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
+    `NAME:${escapeText(calendarName)}`,
+    `X-WR-CALNAME:${escapeText(calendarName)}`,
+    `DESCRIPTION:${escapeText(pack.attribution)}`,
+    `X-WR-CALDESC:${escapeText(pack.attribution)}`,
+    // Ask subscribing clients to poll weekly (RFC 7986 and the Outlook/Apple equivalent).
+    "REFRESH-INTERVAL;VALUE=DURATION:P1W",
+    "X-PUBLISHED-TTL:P1W",
+    ...pack.events.flatMap((event) => eventLines(event, dtstamp)),
+    "END:VCALENDAR",
+  ];
+  return lines.map(foldLine).join(CRLF) + CRLF;
+}
+
+/** `2026-09-20` (date-holidays data version) as a DTSTAMP; anything else falls back to the epoch. */
+export function dtstampOf(dataVersion: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(dataVersion) ? `${basicDate(dataVersion)}T000000Z` : "19700101T000000Z";
+}

@@ -1,0 +1,155 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import { cors } from "hono/cors";
+import * as z from "zod";
+import { getManifest, getPack, listPacks } from "../../domain/calendars/catalogue";
+import { dtstampOf, renderIcs } from "../../domain/calendars/ics";
+import { CalendarManifest, CalendarPack, PackFilter } from "../../domain/calendars/schemas";
+import type { AppEnv } from "../../env";
+import { errorResponses } from "../problem";
+
+/**
+ * Public calendar packs: no credentials, any origin, shared caches welcome. Packs only change
+ * on deploy, so clients revalidate with the strong ETag and usually get a 304.
+ * Nothing here reads D1.
+ */
+const CACHE_CONTROL = "public, max-age=3600, s-maxage=86400, stale-while-revalidate=604800";
+
+const ListQuery = z.object({
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code such as DE" })
+    .optional()
+    .openapi({ description: PackFilter.shape.country.description, example: "DE" }),
+  q: PackFilter.shape.query.openapi({ example: "bayern" }),
+});
+
+const IdParam = z.object({
+  id: z.string().max(100).openapi({
+    param: { name: "id", in: "path" },
+    description: "Pack id from the manifest, such as `de`, `de-by` or `us-ca`. Case-insensitive.",
+    example: "de-by",
+  }),
+});
+
+const notModified = { description: "Not modified: the `If-None-Match` ETag is current." };
+const cacheHeaders = {
+  ETag: { description: "Strong validator of the body; send it back as `If-None-Match`.", schema: { type: "string" as const } },
+  "Cache-Control": { description: "Shared caching allowed.", schema: { type: "string" as const } },
+};
+
+export const listCalendarPacksRoute = createRoute({
+  method: "get",
+  path: "/calendars",
+  operationId: "listCalendarPacks",
+  summary: "List calendar packs",
+  description:
+    "The catalogue of public holiday calendar packs: one per country, plus one per subdivision (German and Austrian states, US states, Swiss cantons, Spanish communities, Australian states, …) whose holidays differ from the country's. No credentials needed. Data from date-holidays, CC BY-SA 3.0: keep `meta.attribution` with it.",
+  tags: ["Calendars"],
+  security: [],
+  request: { query: ListQuery },
+  responses: {
+    200: { description: "The catalogue.", headers: cacheHeaders, content: { "application/json": { schema: CalendarManifest } } },
+    304: notModified,
+    ...errorResponses("validation_failed", "unavailable"),
+  },
+});
+
+export const getCalendarPackRoute = createRoute({
+  method: "get",
+  path: "/calendars/{id}",
+  operationId: "getCalendarPack",
+  summary: "Get a calendar pack",
+  description:
+    "One pack with its events (previous, current and next two years), sorted by date. No credentials needed. Unknown ids are 404 `pack_not_found`.",
+  tags: ["Calendars"],
+  security: [],
+  request: { params: IdParam },
+  responses: {
+    200: { description: "The pack.", headers: cacheHeaders, content: { "application/json": { schema: CalendarPack } } },
+    304: notModified,
+    ...errorResponses("pack_not_found", "unavailable"),
+  },
+});
+
+// Hono cannot route `{id}.ics` as one parameter plus a suffix, so this operation is documented here
+// and routed below with a regex segment.
+export const getCalendarPackIcsRoute = createRoute({
+  method: "get",
+  path: "/calendars/{id}.ics",
+  operationId: "getCalendarPackIcs",
+  summary: "Subscribe to a calendar pack (iCalendar)",
+  description:
+    "The pack as an RFC 5545 iCalendar feed of all-day events with stable UIDs. Subscribe to its absolute URL (or `webcal://…`) from Google Calendar, Apple Calendar or Outlook. No credentials needed.",
+  tags: ["Calendars"],
+  security: [],
+  request: { params: IdParam },
+  responses: {
+    200: {
+      description: "The iCalendar feed.",
+      headers: cacheHeaders,
+      content: { "text/calendar": { schema: z.string().openapi({ example: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n…" }) } },
+    },
+    304: notModified,
+    ...errorResponses("pack_not_found", "unavailable"),
+  },
+});
+
+/** Strong ETag: the first 128 bits of the body's SHA-256, base64url. */
+async function etagOf(body: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
+  const base64 = btoa(String.fromCharCode(...digest.subarray(0, 16)));
+  return `"${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}"`;
+}
+
+/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` prefixes are ignored. */
+function matches(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(",").some((tag) => {
+    const candidate = tag.trim().replace(/^W\//, "");
+    return candidate === "*" || candidate === etag;
+  });
+}
+
+/** 200 with the body, or 304 when the client's copy is current. */
+async function cacheable(c: Context<AppEnv>, body: string, contentType: string, extra: Record<string, string> = {}) {
+  const etag = await etagOf(body);
+  const headers = { ETag: etag, "Cache-Control": CACHE_CONTROL, ...extra };
+  if (matches(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
+  return c.body(body, 200, { ...headers, "Content-Type": contentType });
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+export function registerCalendarRoutes(app: OpenAPIHono<AppEnv>) {
+  const publicCors = cors({
+    origin: "*",
+    allowMethods: ["GET", "HEAD", "OPTIONS"],
+    allowHeaders: ["If-None-Match"],
+    exposeHeaders: ["ETag"],
+    maxAge: 86400,
+  });
+  app.use("/calendars", publicCors);
+  app.use("/calendars/*", publicCors);
+
+  app.openapi(listCalendarPacksRoute, async (c) => {
+    const { country, q } = c.req.valid("query");
+    const [data, { meta }] = await Promise.all([listPacks(c.env.ASSETS, { country, query: q }), getManifest(c.env.ASSETS)]);
+    return cacheable(c, JSON.stringify({ data, meta: { ...meta, count: data.length } }), JSON_TYPE);
+  });
+
+  // Registered before /calendars/{id}, which would otherwise take `de.ics` as an id.
+  app.openAPIRegistry.registerPath(getCalendarPackIcsRoute);
+  app.get("/calendars/:file{[^/]+\\.ics}", async (c) => {
+    const id = c.req.param("file").slice(0, -".ics".length);
+    const [pack, { meta }] = await Promise.all([getPack(c.env.ASSETS, id), getManifest(c.env.ASSETS)]);
+    return cacheable(c, renderIcs(pack, dtstampOf(meta.dataVersion)), "text/calendar; charset=utf-8", {
+      "Content-Disposition": `inline; filename="${pack.id}.ics"`,
+    });
+  });
+
+  app.openapi(getCalendarPackRoute, async (c) => {
+    const pack = await getPack(c.env.ASSETS, c.req.valid("param").id);
+    return cacheable(c, JSON.stringify(pack), JSON_TYPE);
+  });
+}
