@@ -1,0 +1,211 @@
+import { env } from "cloudflare:workers";
+import { beforeAll, describe, expect, it } from "vitest";
+import { BASE, call, json, maxUser } from "../helpers";
+
+/**
+ * SKILL.md and llms.txt against the running Worker: the tools come from `tools/list` on /mcp and
+ * the operations from the OpenAPI document it serves, so a renamed, added or removed tool or
+ * operation fails here until the two files say the same.
+ */
+
+const ORIGIN = "https://todo.example.com";
+const METHODS = ["get", "put", "post", "delete", "patch"];
+
+interface Operation {
+  method: string;
+  path: string;
+}
+
+let skill: string;
+let llms: string;
+let tools: Set<string>;
+let operations: Map<string, Operation>;
+let pathPatterns: RegExp[];
+let propertyNames: Set<string>;
+
+/** `/api/v1/tasks/{id}` as a pattern that also matches concrete paths (`/api/v1/tasks/0193…`). */
+const pathPattern = (template: string) =>
+  new RegExp(`^${template.replace(/\/$/, "").replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}/?$`);
+
+async function listTools(): Promise<Set<string>> {
+  const { key } = await maxUser("entry-points");
+  const res = await call("/mcp", {
+    method: "POST",
+    token: key,
+    headers: { Accept: "application/json, text/event-stream" },
+    body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+  });
+  expect(res.status).toBe(200);
+  const text = await res.text();
+  const isStream = (res.headers.get("content-type") ?? "").includes("text/event-stream");
+  const payload = isStream ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).at(-1)! : text;
+  const names: string[] = JSON.parse(payload).result.tools.map((t: { name: string }) => t.name);
+  return new Set(names);
+}
+
+function collectPropertyNames(node: unknown, into: Set<string>) {
+  if (Array.isArray(node)) for (const item of node) collectPropertyNames(item, into);
+  else if (node && typeof node === "object") {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "properties" && value && typeof value === "object") for (const name of Object.keys(value)) into.add(name);
+      if (key === "parameters" && Array.isArray(value)) for (const p of value) into.add(p.name);
+      collectPropertyNames(value, into);
+    }
+  }
+}
+
+beforeAll(async () => {
+  skill = await (await call("/SKILL.md")).text();
+  llms = await (await call("/llms.txt")).text();
+  tools = await listTools();
+
+  const doc = await json(await call("/api/v1/openapi.json"));
+  operations = new Map();
+  for (const [path, item] of Object.entries<Record<string, { operationId: string }>>(doc.paths)) {
+    for (const method of Object.keys(item).filter((k) => METHODS.includes(k))) {
+      operations.set(item[method]!.operationId, { method: method.toUpperCase(), path: `/api/v1${path}` });
+    }
+  }
+  pathPatterns = [...operations.values()].map((op) => pathPattern(op.path));
+  propertyNames = new Set();
+  collectPropertyNames(doc, propertyNames);
+});
+
+/** Words shaped like tool names (`verb_noun`); error codes such as `task_not_found` are not. */
+const toolMentions = (text: string) =>
+  new Set(text.match(/\b(?:list|get|create|update|complete|delete|remove|add|search|find|set)_[a-z]+(?:_[a-z]+)*\b/g) ?? []);
+
+/** Words shaped like operationIds (`verbNoun`), minus field and parameter names (`listId`). */
+const operationMentions = (text: string) =>
+  new Set(
+    (text.match(/\b(?:get|list|create|update|delete|complete|remove|add|search)(?:[A-Z][a-z]+)+\b/g) ?? []).filter(
+      (word) => !propertyNames.has(word),
+    ),
+  );
+
+/** `GET /api/v1/…` mentions and `https://todo.example.com/api/v1/…` URLs, without query strings. */
+const apiPathMentions = (text: string) => {
+  const found = new Set<string>();
+  for (const m of text.matchAll(/\b(?:GET|PUT|POST|PATCH|DELETE) (\/api\/v1[^\s`"'?)]*)/g)) found.add(m[1]!);
+  for (const m of text.matchAll(/https:\/\/todo\.example\.com(\/api\/v1[^\s`"'?)]*)/g)) found.add(m[1]!);
+  return found;
+};
+
+/** The entry points that are not operations of the document. */
+const NON_OPERATION_PATHS = new Set(["/api/v1/openapi.json", "/api/v1/docs"]);
+
+describe("SKILL.md", () => {
+  it("has Agent Skills frontmatter and a body under 500 lines", () => {
+    const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(skill);
+    expect(match).not.toBeNull();
+    const fields: Record<string, string> = Object.fromEntries(
+      match![1]!.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+    );
+    const name = fields.name ?? "";
+    const description = fields.description ?? "";
+    expect(Object.keys(fields).sort()).toEqual(["description", "name"]);
+    expect(name).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    expect(name.length).toBeLessThanOrEqual(64);
+    expect(description.length).toBeGreaterThan(0);
+    expect(description.length).toBeLessThanOrEqual(1024);
+    expect(description).not.toMatch(/[<>]/);
+    expect(description).toMatch(/Use it when/);
+    expect(match![2]!.split("\n").length).toBeLessThan(500);
+  });
+
+  it("has a section with an example for every MCP tool the server lists", () => {
+    expect(tools.size).toBeGreaterThan(0);
+    for (const tool of tools) {
+      const section = skill.split(`### \`${tool}\`\n`)[1]?.split("\n### ")[0];
+      expect(section, `section for ${tool}`).toBeDefined();
+      expect(section, `example for ${tool}`).toContain(`"name": "${tool}"`);
+    }
+  });
+
+  it("has a section with method, path and example for every /api/v1 operation", () => {
+    expect(operations.size).toBeGreaterThan(0);
+    for (const [id, op] of operations) {
+      const heading = `### \`${id}\`: \`${op.method} ${op.path}\`\n`;
+      const section = skill.split(heading)[1]?.split("\n### ")[0];
+      expect(section, `section "${heading.trim()}"`).toBeDefined();
+      expect(section, `example for ${id}`).toMatch(/```sh\ncurl /);
+    }
+  });
+
+  it("names no tool, operation or API path the service does not have", () => {
+    for (const text of [skill, llms]) {
+      for (const tool of toolMentions(text)) expect(tools, `tool ${tool}`).toContain(tool);
+      for (const id of operationMentions(text)) expect([...operations.keys()], `operation ${id}`).toContain(id);
+      for (const path of apiPathMentions(text)) {
+        if (NON_OPERATION_PATHS.has(path)) continue;
+        expect(
+          pathPatterns.some((p) => p.test(path)),
+          `path ${path}`,
+        ).toBe(true);
+      }
+    }
+  });
+
+  it("states the rules an agent must follow", () => {
+    expect(skill).toContain(`${ORIGIN}/mcp`);
+    expect(skill).toMatch(/Prefer MCP/);
+    expect(skill).toMatch(/Confirm before writing/);
+    expect(skill).toMatch(/AI connection/);
+    expect(skill).toMatch(/secret settings/);
+    expect(skill).toMatch(/401 versus 403/);
+    expect(skill).toMatch(/`since`/);
+  });
+
+  it("lists every error code the API documents", async () => {
+    const doc = await json(await call("/api/v1/openapi.json"));
+    const documented = new Set<string>();
+    for (const item of Object.values<Record<string, any>>(doc.paths)) {
+      for (const op of Object.values<any>(item)) {
+        for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
+          if (Number(status) < 400) continue;
+          for (const m of response.description.matchAll(/`([a-z_]+)`/g)) documented.add(m[1]);
+        }
+      }
+    }
+    expect(documented.size).toBeGreaterThan(0);
+    for (const code of documented) expect(skill, code).toContain(`| \`${code}\` |`);
+  });
+});
+
+describe("llms.txt", () => {
+  const links = () => [...llms.matchAll(/^- \[([^\]]+)\]\(([^)]+)\)(?:: (.+))?$/gm)].map((m) => ({ name: m[1]!, url: m[2]! }));
+
+  it("follows the llms.txt format: H1, summary, link sections and an Optional section", () => {
+    const lines = llms.split("\n");
+    expect(lines[0]).toMatch(/^# \S/);
+    expect(lines[1]).toBe("");
+    expect(lines[2]).toMatch(/^> \S/);
+    expect(llms.match(/^# /gm)).toHaveLength(1);
+    expect(llms).toMatch(/^## Optional$/m);
+    for (const section of llms.split(/^## /m).slice(1)) {
+      const body = section.split("\n").slice(1).filter((l) => l.trim() !== "");
+      expect(body.length, section).toBeGreaterThan(0);
+      for (const line of body) expect(line, `link line in ## ${section.split("\n")[0]}`).toMatch(/^- \[[^\]]+\]\([^)]+\)(: .+)?$/);
+    }
+  });
+
+  it("links the OpenAPI document, the reference, SKILL.md, the MCP endpoint and the key steps", () => {
+    const urls = links().map((l) => l.url);
+    for (const url of ["/api/v1/openapi.json", "/api/v1/docs", "/SKILL.md", "/mcp", "/#ai-connection"]) {
+      expect(urls, url).toContain(`${ORIGIN}${url}`);
+    }
+  });
+
+  it("links only pages the service has", async () => {
+    for (const { url } of links()) {
+      expect(url.startsWith(ORIGIN), url).toBe(true);
+      const target = new URL(url);
+      // /mcp answers 401 without a key; everything else is public.
+      let res = await call(target.pathname);
+      if (res.status === 404) res = await env.ASSETS.fetch(`${BASE}${target.pathname}`);
+      expect(res.status, url).not.toBe(404);
+      expect(res.status, url).toBeLessThan(500);
+      if (target.hash) expect(await res.text(), url).toContain(`id="${target.hash.slice(1)}"`);
+    }
+  });
+});

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { call, json } from "../helpers";
+
+/**
+ * Routes served under /api/v1 without being API operations: the document itself and the page that
+ * renders it. They describe the API rather than belong to it, so the document does not list them.
+ */
+const DOCUMENTATION_ROUTES = new Set(["GET /api/v1/openapi.json", "GET /api/v1/docs"]);
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
+
+/**
+ * One spelling for a route in Hono and in OpenAPI: parameters become `{}` (names may differ), no
+ * trailing slash. Hono cannot route OpenAPI's `/calendars/{id}.ics` directly; such a route is a
+ * regex parameter with a literal suffix (`:file{[^/]+\\.ics}`), which is read here as `{}.ics`.
+ */
+const normalize = (path: string) =>
+  path
+    .replace(/\{[A-Za-z0-9_]+\}/g, "{}")
+    .replace(/:[A-Za-z0-9_]+(?:\{([^}]*)\})?/g, (_, regex?: string) => {
+      const suffix = regex && /^\[\^\/\][+*]((?:\\\.|[A-Za-z0-9_-])+)$/.exec(regex)?.[1];
+      return `{}${suffix ? suffix.replaceAll("\\", "") : ""}`;
+    })
+    .replace(/(.)\/$/, "$1");
+
+describe("route inventory", () => {
+  it("serves exactly the /api/v1 operations the OpenAPI document lists", async () => {
+    const doc = await json(await call("/api/v1/openapi.json"));
+    const documented = new Set<string>();
+    for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      for (const method of Object.keys(item).filter((k) => METHODS.includes(k))) {
+        documented.add(`${method.toUpperCase()} ${normalize(`/api/v1${path}`)}`);
+      }
+    }
+
+    // Handlers only: middleware registered with `use` shows up as method ALL.
+    const served = new Set(
+      createApp()
+        .routes.filter((r) => r.method !== "ALL" && r.path.startsWith("/api/v1"))
+        .map((r) => `${r.method} ${normalize(r.path)}`)
+        .filter((route) => !DOCUMENTATION_ROUTES.has(route)),
+    );
+
+    expect(documented.size).toBeGreaterThan(0);
+    expect([...served].sort()).toEqual([...documented].sort());
+  });
+
+  it("serves the documentation routes it leaves out of the document", async () => {
+    for (const route of DOCUMENTATION_ROUTES) {
+      const res = await call(route.split(" ")[1]!);
+      expect(res.status, route).toBe(200);
+    }
+  });
+});
