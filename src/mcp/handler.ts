@@ -30,7 +30,7 @@ function toolContextOf(authInfo: AuthInfo | undefined): ToolContext {
 }
 
 /** Browser pages may only call /mcp from localhost, this host, or a hostname in ALLOWED_ORIGINS. */
-function originAllowed(request: Request, env: Env): boolean {
+export function originAllowed(request: Request, env: Env): boolean {
   const configured = env.ALLOWED_ORIGINS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
   const allowed = [...localhostAllowedOrigins(), new URL(request.url).hostname, ...configured];
   // A missing Origin (every non-browser client) passes; a malformed or opaque one does not.

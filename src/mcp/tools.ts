@@ -38,8 +38,8 @@ export interface ToolDescriptor<I extends z.ZodType = z.ZodType, O extends z.Zod
 
 const defineTool = <I extends z.ZodType, O extends z.ZodType>(tool: ToolDescriptor<I, O>) => tool;
 
-// Without the shared schema's registry id, so tool schemas are inlined rather than `$ref`s.
-const ToolTask = Task.meta({ description: "A personal task. Optional fields are absent when unset." });
+// Rebuilt from the shared shapes without their registry ids, so tool schemas are inline (no `$ref`s).
+const ToolTask = z.object(Task.shape).meta({ description: "A personal task. Optional fields are absent when unset." });
 const taskFormats =
   "Fields: `id`; `title`; `completed`; `updatedAt` (RFC 3339 UTC); optional `listId`, `due` (`YYYY-MM-DD` or RFC 3339 date-time with offset), `reminder` (RFC 3339 date-time with offset), `repeat` (RFC 5545 RRULE), `notes`, `important`.";
 
@@ -68,7 +68,7 @@ export const listTasksTool = defineTool({
     serverTime: Timestamp.meta({ description: "The server clock when the list was read; pass it as `since` on the next sync." }),
     nextCursor: z.string().optional().meta({ description: "Present when more tasks follow: pass it as `cursor`." }),
     deleted: z
-      .array(Tombstone.meta({ description: "A task deleted at or after `since`." }))
+      .array(z.object(Tombstone.shape).meta({ description: "A task deleted at or after `since`." }))
       .optional()
       .meta({ description: "With `since`: tasks deleted at or after it." }),
   }),
@@ -92,7 +92,7 @@ export const createTaskTool = defineTool({
     "Creates a task in the user's account and returns it with its `id`. Use it when the user asks to add, note or schedule something to do. Each call creates a new task, so do not retry a call that succeeded.",
     "`title` is required: 1 to 500 characters, not only spaces. `notes`: at most 20000 characters. `due`: `YYYY-MM-DD` for an all-day task, or an RFC 3339 date-time with offset (`2026-12-24T09:00:00+01:00`). `reminder`: RFC 3339 date-time with offset. `repeat`: an RFC 5545 RRULE without the `RRULE:` prefix (`FREQ=WEEKLY;BYDAY=MO`). `listId`: 1 to 100 of `[A-Za-z0-9_-]`. `important`: boolean. No other fields are accepted.",
   ].join(" "),
-  input: TaskInput.meta({ description: "The new task." }),
+  input: z.strictObject(TaskInput.shape).meta({ description: "The new task." }),
   output: z.object({ task: ToolTask.meta({ description: "The created task." }) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
@@ -130,7 +130,7 @@ export const listCalendarPacksTool = defineTool({
   ].join(" "),
   input: z.strictObject(PackFilter.shape),
   output: z.object({
-    packs: z.array(CalendarManifestEntry.meta({ description: "A public holiday calendar pack, without its events." })),
+    packs: z.array(z.object(CalendarManifestEntry.shape).meta({ description: "A public holiday calendar pack, without its events." })),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {

@@ -1,0 +1,231 @@
+import type { Client } from "@modelcontextprotocol/client";
+import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
+import { describe, expect, it } from "vitest";
+import { call, createKey, createTask, json, maxUser, signUp } from "../helpers";
+import { callOk, mcpClient } from "./client";
+
+async function maxClient() {
+  const user = await maxUser();
+  return { user, client: await mcpClient(user.key) };
+}
+
+/** The structured error of a tool result that must be an error. */
+async function toolError(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  expect(result.isError).toBe(true);
+  const text = (result.content as { type: string; text: string }[])[0]!.text;
+  expect(text).not.toMatch(/\n\s+at /); // no stack trace
+  return { error: (result.structuredContent as any).error, text };
+}
+
+describe("create_task", () => {
+  it("creates a task and returns it as structured content and as the same JSON in text", async () => {
+    const { client } = await maxClient();
+    const result = await client.callTool({
+      name: "create_task",
+      arguments: { title: "Renew passport", notes: "Two photos", due: "2026-12-24", reminder: "2026-12-23T08:00:00Z", repeat: "FREQ=YEARLY", listId: "errands", important: true },
+    });
+    expect(result.isError).toBeFalsy();
+    const { task } = result.structuredContent as any;
+    expect(task).toMatchObject({ title: "Renew passport", notes: "Two photos", due: "2026-12-24", listId: "errands", important: true, completed: false });
+    expect(JSON.parse((result.content as any)[0].text)).toEqual(result.structuredContent);
+  });
+
+  it("is visible over REST at once", async () => {
+    const { user, client } = await maxClient();
+    const { task } = await callOk(client, "create_task", { title: "From MCP" });
+    const response = await call(`/api/v1/tasks/${task.id}`, { token: user.key });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual(task);
+  });
+
+  it.each([
+    ["a title over 500 characters", { title: "x".repeat(501) }, "title"],
+    ["a blank title", { title: "   " }, "title"],
+    ["no title", { notes: "n" }, "title"],
+    ["notes over 20000 characters", { title: "t", notes: "n".repeat(20001) }, "notes"],
+    ["a due that is not a date", { title: "t", due: "next friday" }, "due"],
+    ["a reminder without offset", { title: "t", reminder: "2026-12-24T08:00:00" }, "reminder"],
+    ["an invalid repeat rule", { title: "t", repeat: "FREQ=HOURLY" }, "repeat"],
+    ["a title that is not a string", { title: 42 }, "title"],
+  ])("refuses %s with a tool error naming the field", async (_, args, field) => {
+    const { client } = await maxClient();
+    const { error, text } = await toolError(client, "create_task", args);
+    expect(error.code).toBe("validation_failed");
+    expect(error.errors.map((e: { path: string }) => e.path)).toContain(field);
+    expect(text).toContain(field);
+  });
+
+  it("refuses properties the REST body refuses too", async () => {
+    const { client } = await maxClient();
+    const { error } = await toolError(client, "create_task", { title: "t", completed: true });
+    expect(error.code).toBe("validation_failed");
+    expect(error.errors[0].message).toContain("completed");
+  });
+
+  it("counts the 500-character limit in code points, as REST does", async () => {
+    const { client } = await maxClient();
+    const { task } = await callOk(client, "create_task", { title: "😀".repeat(500) });
+    expect([...task.title]).toHaveLength(500);
+  });
+});
+
+describe("list_tasks", () => {
+  it("lists tasks created over REST, with count and serverTime", async () => {
+    const { user, client } = await maxClient();
+    const created = await createTask(user.key, { title: "From REST" });
+    const page = await callOk(client, "list_tasks");
+    expect(page.tasks).toEqual([created]);
+    expect(page.count).toBe(1);
+    expect(Date.parse(page.serverTime)).not.toBeNaN();
+    expect(page.nextCursor).toBeUndefined();
+    expect(page.deleted).toBeUndefined();
+  });
+
+  it("filters by completed and listId", async () => {
+    const { user, client } = await maxClient();
+    const open = await createTask(user.key, { title: "open", listId: "home" });
+    const done = await createTask(user.key, { title: "done", listId: "work" });
+    await call(`/api/v1/tasks/${done.id}`, { method: "PATCH", token: user.key, body: { completed: true } });
+    expect((await callOk(client, "list_tasks", { completed: false })).tasks.map((t: any) => t.id)).toEqual([open.id]);
+    expect((await callOk(client, "list_tasks", { completed: true })).tasks.map((t: any) => t.id)).toEqual([done.id]);
+    expect((await callOk(client, "list_tasks", { listId: "home" })).tasks.map((t: any) => t.id)).toEqual([open.id]);
+  });
+
+  it("pages with limit and nextCursor", async () => {
+    const { user, client } = await maxClient();
+    const ids: string[] = [];
+    for (const title of ["a", "b", "c"]) ids.push((await createTask(user.key, { title })).id);
+    const first = await callOk(client, "list_tasks", { limit: 2 });
+    expect(first.count).toBe(2);
+    expect(first.nextCursor).toBeTruthy();
+    const second = await callOk(client, "list_tasks", { limit: 2, cursor: first.nextCursor });
+    expect([...first.tasks, ...second.tasks].map((t: any) => t.id)).toEqual(ids);
+    expect(second.nextCursor).toBeUndefined();
+  });
+
+  it("returns changes and deletions since a serverTime", async () => {
+    const { user, client } = await maxClient();
+    const old = await createTask(user.key, { title: "old" });
+    const gone = await createTask(user.key, { title: "gone" });
+    const { serverTime } = await callOk(client, "list_tasks");
+    await call(`/api/v1/tasks/${gone.id}`, { method: "DELETE", token: user.key });
+    const fresh = await createTask(user.key, { title: "fresh" });
+    const delta = await callOk(client, "list_tasks", { since: serverTime });
+    expect(delta.tasks.map((t: any) => t.id)).toEqual([fresh.id]);
+    expect(delta.tasks.map((t: any) => t.id)).not.toContain(old.id);
+    expect(delta.deleted.map((d: any) => d.id)).toEqual([gone.id]);
+  });
+
+  it.each([
+    [{ limit: 0 }, "limit"],
+    [{ limit: 201 }, "limit"],
+    [{ since: "yesterday" }, "since"],
+    [{ cursor: "not-a-cursor" }, "cursor"],
+    [{ completed: "yes" }, "completed"],
+  ])("refuses %j with a tool error naming the field", async (args, field) => {
+    const { client } = await maxClient();
+    const { error } = await toolError(client, "list_tasks", args);
+    expect(error.code).toBe("validation_failed");
+    expect(error.errors.map((e: { path: string }) => e.path)).toContain(field);
+  });
+
+  it("never shows another account's tasks", async () => {
+    const a = await maxClient();
+    const b = await maxClient();
+    await callOk(a.client, "create_task", { title: "A's secret" });
+    expect((await callOk(b.client, "list_tasks")).tasks).toEqual([]);
+  });
+});
+
+describe("complete_task", () => {
+  it("completes a task, and REST sees it completed", async () => {
+    const { user, client } = await maxClient();
+    const created = await createTask(user.key, { title: "to do" });
+    const { task } = await callOk(client, "complete_task", { id: created.id });
+    expect(task.completed).toBe(true);
+    expect(task.updatedAt > created.updatedAt).toBe(true);
+    expect((await json(await call(`/api/v1/tasks/${created.id}`, { token: user.key }))).completed).toBe(true);
+  });
+
+  it("returns an already completed task unchanged", async () => {
+    const { client } = await maxClient();
+    const { task: created } = await callOk(client, "create_task", { title: "twice" });
+    const first = await callOk(client, "complete_task", { id: created.id });
+    const second = await callOk(client, "complete_task", { id: created.id });
+    expect(second.task).toEqual(first.task);
+  });
+
+  it("reports an unknown id as task_not_found", async () => {
+    const { client } = await maxClient();
+    const { error, text } = await toolError(client, "complete_task", { id: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f" });
+    expect(error.code).toBe("task_not_found");
+    expect(text).toContain("task_not_found");
+  });
+
+  it("reports another account's task as not found and leaves it open", async () => {
+    const owner = await maxClient();
+    const other = await maxClient();
+    const { task } = await callOk(owner.client, "create_task", { title: "mine" });
+    const { error } = await toolError(other.client, "complete_task", { id: task.id });
+    expect(error.code).toBe("task_not_found");
+    expect((await json(await call(`/api/v1/tasks/${task.id}`, { token: owner.user.key }))).completed).toBe(false);
+  });
+
+  it("refuses a missing id with a tool error naming it", async () => {
+    const { client } = await maxClient();
+    const { error } = await toolError(client, "complete_task", {});
+    expect(error.errors.map((e: { path: string }) => e.path)).toContain("id");
+  });
+});
+
+describe("task tools without Max", () => {
+  it.each([
+    ["list_tasks", {}],
+    ["create_task", { title: "t" }],
+    ["complete_task", { id: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f" }],
+  ])("%s answers max_required and says where to upgrade", async (name, args) => {
+    const account = await signUp("free");
+    const { key } = await createKey(account.session);
+    const client = await mcpClient(key);
+    const { error, text } = await toolError(client, name, args);
+    expect(error.code).toBe("max_required");
+    expect(error.upgradeUrl).toBe("http://example.com/");
+    expect(text).toContain("max_required");
+    expect(text).toContain("http://example.com/");
+  });
+
+  it("creates nothing for a caller without Max", async () => {
+    const account = await signUp("free");
+    const { key } = await createKey(account.session);
+    await toolError(await mcpClient(key), "create_task", { title: "should not exist" });
+    const { results } = await (await import("cloudflare:workers")).env.DB.prepare("SELECT count(*) AS n FROM tasks WHERE account_id = ?")
+      .bind(account.accountId)
+      .all<{ n: number }>();
+    expect(results[0]!.n).toBe(0);
+  });
+});
+
+describe("structured results", () => {
+  it("validate against each tool's advertised outputSchema", async () => {
+    const { client } = await maxClient();
+    const { tools } = await client.listTools();
+    const schemaOf = (name: string) => tools.find((t) => t.name === name)!.outputSchema!;
+    const validator = new CfWorkerJsonSchemaValidator();
+    const created = await callOk(client, "create_task", { title: "validate me", due: "2026-12-24T09:00:00+01:00" });
+    const results: [string, unknown][] = [
+      ["create_task", created],
+      ["list_tasks", await callOk(client, "list_tasks", { limit: 1 })],
+      ["list_tasks", await callOk(client, "list_tasks", { since: created.task.updatedAt })],
+      ["complete_task", await callOk(client, "complete_task", { id: created.task.id })],
+      ["list_calendar_packs", await callOk(client, "list_calendar_packs", { country: "DE" })],
+    ];
+    for (const [name, content] of results) {
+      const check = validator.getValidator(schemaOf(name) as any)(content);
+      expect(check.valid, `${name}: ${JSON.stringify(check)}`).toBe(true);
+    }
+    // The check can fail: a task without its id does not validate.
+    const broken = { task: { ...created.task, id: undefined } };
+    expect(validator.getValidator(schemaOf("create_task") as any)(JSON.parse(JSON.stringify(broken))).valid).toBe(false);
+  });
+});

@@ -1,0 +1,160 @@
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { originAllowed } from "../../src/mcp/handler";
+import { call, createKey, grant, json, maxUser, signUp } from "../helpers";
+import { MCP_HEADERS, mcpClient, rpc, rpcResult } from "./client";
+
+const toolsList = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
+
+async function expectUnauthorized(response: Response, secret?: string) {
+  expect(response.status).toBe(401);
+  expect(response.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+  expect(response.headers.get("content-type")).toBe("application/problem+json");
+  const text = await response.text();
+  expect(JSON.parse(text).code).toBe("unauthorized");
+  if (secret) expect(text).not.toContain(secret);
+}
+
+describe("MCP transport", () => {
+  it("answers a plain tools/list POST, as the spec shows it, without a prior initialize", async () => {
+    const user = await maxUser();
+    const response = await rpc(toolsList, { token: user.key });
+    expect(response.status).toBe(200);
+    const body = await rpcResult(response);
+    expect(body.id).toBe(1);
+    expect(body.result.tools).toHaveLength(4);
+  });
+
+  it("serves 2025-era clients and the 2026-07-28 revision from the same endpoint", async () => {
+    const user = await maxUser();
+    for (const modern of [false, true]) {
+      const client = await mcpClient(user.key, { modern });
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(4);
+      const result = await client.callTool({ name: "list_tasks", arguments: {} });
+      expect(result.isError).toBeFalsy();
+      await client.close();
+    }
+  });
+
+  it("answers GET /mcp with 405", async () => {
+    const user = await maxUser();
+    const response = await call("/mcp", { token: user.key, headers: { Accept: "text/event-stream" } });
+    expect(response.status).toBe(405);
+  });
+
+  it("answers malformed JSON with a JSON-RPC parse error", async () => {
+    const user = await maxUser();
+    const response = await rpc("{not json", { token: user.key });
+    const body = await rpcResult(response);
+    expect(body.error.code).toBe(-32700);
+    expect(body.result).toBeUndefined();
+  });
+
+  it("answers a message that is not JSON-RPC with a JSON-RPC error", async () => {
+    const user = await maxUser();
+    const body = await rpcResult(await rpc({ hello: "world" }, { token: user.key }));
+    expect(body.jsonrpc).toBe("2.0");
+    expect(body.error.code).toBeLessThan(-32000);
+  });
+
+  it("answers an unknown tool with a JSON-RPC error, not a tool result", async () => {
+    const user = await maxUser();
+    const body = await rpcResult(
+      await rpc({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "delete_everything", arguments: {} } }, { token: user.key }),
+    );
+    expect(body.id).toBe(7);
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toContain("delete_everything");
+    expect(body.result).toBeUndefined();
+  });
+});
+
+describe("MCP authentication", () => {
+  it("refuses a request without a key with 401 and WWW-Authenticate: Bearer", async () => {
+    await expectUnauthorized(await rpc(toolsList));
+  });
+
+  it("refuses an unknown key with 401 without echoing it", async () => {
+    const fake = `todo_live_${"A".repeat(43)}`;
+    await expectUnauthorized(await rpc(toolsList, { token: fake }), fake);
+  });
+
+  it("refuses the account's sign-in token with 401", async () => {
+    const account = await signUp();
+    await grant(account.email, "max");
+    await expectUnauthorized(await rpc(toolsList, { token: account.session }), account.session);
+  });
+
+  it("refuses a revoked key on the very next request", async () => {
+    const user = await maxUser();
+    expect((await rpc(toolsList, { token: user.key })).status).toBe(200);
+    const revoked = await call(`/account/api-keys/${user.keyId}`, { method: "DELETE", token: user.session });
+    expect(revoked.status).toBe(204);
+    await expectUnauthorized(await rpc(toolsList, { token: user.key }), user.key);
+  });
+
+  it("makes the official client fail to connect without a key, with the 401", async () => {
+    await expect(mcpClient(undefined)).rejects.toThrow(/401|unauthorized/i);
+  });
+
+  it("refuses task tools once the membership lapses, on the next request", async () => {
+    const user = await maxUser();
+    const client = await mcpClient(user.key);
+    expect((await client.callTool({ name: "list_tasks", arguments: {} })).isError).toBeFalsy();
+    await grant(user.email, "free");
+    const result = await client.callTool({ name: "list_tasks", arguments: {} });
+    expect(result.isError).toBe(true);
+    expect((result.structuredContent as any).error.code).toBe("max_required");
+  });
+});
+
+describe("MCP Origin check", () => {
+  it("refuses a foreign browser Origin with 403 before authentication", async () => {
+    const user = await maxUser();
+    for (const token of [user.key, undefined]) {
+      const response = await rpc(toolsList, { token, headers: { Origin: "https://evil.example" } });
+      expect(response.status).toBe(403);
+      expect((await json(response)).code).toBe("forbidden_origin");
+    }
+  });
+
+  it("refuses the opaque `null` Origin", async () => {
+    const user = await maxUser();
+    expect((await rpc(toolsList, { token: user.key, headers: { Origin: "null" } })).status).toBe(403);
+  });
+
+  it("allows localhost origins, the service's own origin, and clients that send no Origin", async () => {
+    const user = await maxUser();
+    for (const origin of ["http://localhost:6274", "http://127.0.0.1:5173", "http://example.com"]) {
+      const response = await rpc(toolsList, { token: user.key, headers: { Origin: origin } });
+      expect(response.status, origin).toBe(200);
+    }
+  });
+
+  it("answers a CORS preflight from an allowed origin without credentials", async () => {
+    const response = await call("/mcp", {
+      method: "OPTIONS",
+      headers: { Origin: "http://localhost:6274", "Access-Control-Request-Method": "POST", ...MCP_HEADERS },
+    });
+    expect(response.status).toBeLessThan(300);
+    expect(response.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
+  });
+
+  it("takes extra hostnames from the ALLOWED_ORIGINS var", () => {
+    const withVar = { ...env, ALLOWED_ORIGINS: "app.example.org, chat.example.net" };
+    const request = (origin: string) => new Request("https://todo.example.com/mcp", { method: "POST", headers: { Origin: origin } });
+    expect(originAllowed(request("https://app.example.org"), withVar)).toBe(true);
+    expect(originAllowed(request("https://chat.example.net:8443"), withVar)).toBe(true);
+    expect(originAllowed(request("https://evil.example.org"), withVar)).toBe(false);
+    expect(originAllowed(request("https://app.example.org"), { ...env, ALLOWED_ORIGINS: "" })).toBe(false);
+  });
+});
+
+describe("MCP keys", () => {
+  it("accepts any of an account's keys", async () => {
+    const user = await maxUser();
+    const second = await createKey(user.session, "second");
+    expect((await rpc(toolsList, { token: second.key })).status).toBe(200);
+  });
+});
