@@ -84,8 +84,10 @@ async function refreshKeys(): Promise<void> {
 async function enter(account: Account, focus: boolean): Promise<void> {
   showNotice(null);
   showAccount(account);
-  if (focus) byId("account-title").focus();
   await refreshKeys();
+  // SKILL.md links people to /#ai-connection; the section exists only once signed in.
+  if (window.location.hash === "#ai-connection") byId("ai-title").focus();
+  else if (focus) byId("account-title").focus();
 }
 
 async function revoke(key: ApiKey): Promise<void> {
