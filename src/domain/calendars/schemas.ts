@@ -52,8 +52,8 @@ export type CalendarEvent = z.infer<typeof CalendarEvent>;
 export const License = z
   .object({
     id: z.string().meta({ description: "SPDX identifier.", example: "CC-BY-SA-3.0" }),
-    name: z.string().meta({ example: "Creative Commons Attribution-ShareAlike 3.0 Unported" }),
-    url: z.string().meta({ example: "https://creativecommons.org/licenses/by-sa/3.0/" }),
+    name: z.string().meta({ description: "Name of the licence.", example: "Creative Commons Attribution-ShareAlike 3.0 Unported" }),
+    url: z.string().meta({ description: "Text of the licence.", example: "https://creativecommons.org/licenses/by-sa/3.0/" }),
   })
   .meta({ id: "CalendarLicense", description: "Licence of the holiday data. Reusers must keep the attribution and share alike." });
 export type License = z.infer<typeof License>;
@@ -73,8 +73,8 @@ export const CalendarManifestEntry = z
     }),
     years: z
       .object({
-        from: z.number().int().meta({ example: 2025 }),
-        to: z.number().int().meta({ example: 2028 }),
+        from: z.number().int().meta({ description: "First covered year.", example: 2025 }),
+        to: z.number().int().meta({ description: "Last covered year.", example: 2028 }),
       })
       .meta({ description: "Calendar years covered, inclusive: the previous, current and next two years at build time." }),
     eventCount: z.number().int().meta({ description: "Number of events in the pack.", example: 142 }),
@@ -108,7 +108,7 @@ export type CalendarPack = z.infer<typeof CalendarPack>;
 
 export const CalendarManifest = z
   .object({
-    data: z.array(CalendarManifestEntry),
+    data: z.array(CalendarManifestEntry).meta({ description: "The packs: all of them, or those matching `country` and `query`." }),
     meta: z.object({
       count: z.number().int().meta({ description: "Number of packs in `data`.", example: 1 }),
       generatedAt: z.string().meta({
@@ -119,7 +119,7 @@ export const CalendarManifest = z
       dataVersion: z.string().meta({ description: "Version of the date-holidays data set.", example: "2026-09-20" }),
       license: License,
       attribution: Attribution,
-    }),
+    }).meta({ description: "About the catalogue: size, build day, data version and licence." }),
   })
   .meta({ id: "CalendarManifest", description: "The catalogue of public holiday calendar packs." });
 export type CalendarManifest = z.infer<typeof CalendarManifest>;
