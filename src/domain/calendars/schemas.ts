@@ -108,7 +108,7 @@ export type CalendarPack = z.infer<typeof CalendarPack>;
 
 export const CalendarManifest = z
   .object({
-    data: z.array(CalendarManifestEntry).meta({ description: "The packs: all of them, or those matching `country` and `query`." }),
+    data: z.array(CalendarManifestEntry).meta({ description: "The packs: all of them, or those matching the filters (`country`, `q`)." }),
     meta: z.object({
       count: z.number().int().meta({ description: "Number of packs in `data`.", example: 1 }),
       generatedAt: z.string().meta({
