@@ -1,0 +1,360 @@
+// npm run bench: starts its own `wrangler dev` (rate limits off, request logging off, benchmark
+// route on) on a free 127.0.0.1 port with a throwaway D1, seeds accounts with 100 and 1,000 tasks,
+// and measures each request with autocannon at 1 and 10 connections. Prints a table and writes
+// bench/results.json with every figure and its ratio to baseline (b), the one-D1-query route.
+//
+// Exits non-zero only on errors (setup failure, a non-expected status or a socket error under
+// load), never on a timing: targets are reported, not enforced. See bench/README.md.
+//   BENCH_DURATION  seconds per measured run (default 5)
+//   BENCH_WARMUP    seconds of unrecorded warm-up before each row (default 1)
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import autocannon from "autocannon";
+
+const root = resolve(import.meta.dirname, "..");
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
+const CONNECTIONS = [1, 10];
+const BASELINE = "b";
+const env = {
+  ...process.env,
+  // Wrangler needs Node >= 22.12: prefer the pinned binary in node_modules/.bin.
+  PATH: `${join(root, "node_modules", ".bin")}:${process.env.PATH}`,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+const versionOf = (pkg) => JSON.parse(readFileSync(join(root, "node_modules", pkg, "package.json"), "utf8")).version;
+
+// ---------------------------------------------------------------- server
+
+function freePort() {
+  return new Promise((ok, fail) => {
+    const s = createServer().once("error", fail);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => ok(port));
+    });
+  });
+}
+
+function run(cmd, args) {
+  return new Promise((ok, fail) => {
+    const child = spawn(cmd, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("error", fail);
+    child.on("exit", (code) => (code === 0 ? ok(out) : fail(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${out}`))));
+  });
+}
+
+let server;
+let persistDir;
+function cleanup() {
+  // The server runs in its own process group: wrangler, esbuild and workerd go together.
+  if (server?.pid && server.exitCode === null) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {}
+  }
+  if (persistDir) rmSync(persistDir, { recursive: true, force: true });
+  persistDir = undefined;
+}
+process.on("exit", cleanup);
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.on(signal, () => {
+    cleanup();
+    process.exit(130);
+  });
+}
+
+async function startServer(port, adminToken) {
+  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error", "--persist-to", persistDir,
+    "--show-interactive-dev-session=false", "--var", "RATE_LIMITS:off", "--var", "BENCH_ROUTES:on", "--var", `ADMIN_TOKEN:${adminToken}`];
+  const started = performance.now();
+  server = spawn("wrangler", args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let log = "";
+  server.stdout.on("data", (d) => (log += d));
+  server.stderr.on("data", (d) => (log += d));
+  const base = `http://127.0.0.1:${port}`;
+  while (performance.now() - started < 90_000) {
+    if (server.exitCode !== null) throw new Error(`wrangler dev exited ${server.exitCode}\n${log}`);
+    const res = await fetch(`${base}/api/v1/`).catch(() => undefined);
+    if (res?.ok) return { base, readyMs: Math.round(performance.now() - started), log: () => log };
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`wrangler dev did not answer within 90 s\n${log}`);
+}
+
+// ---------------------------------------------------------------- HTTP helpers
+
+let base;
+async function call(path, { method = "GET", token, body, headers = {} } = {}) {
+  const res = await fetch(base + path, {
+    method,
+    headers: { ...(body ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text };
+}
+
+async function must(path, options, expected) {
+  const res = await call(path, options);
+  if (res.status !== expected) throw new Error(`${options?.method ?? "GET"} ${path}: expected ${expected}, got ${res.status} ${res.text.slice(0, 300)}`);
+  return res.text ? JSON.parse(res.text) : undefined;
+}
+
+async function maxAccount(label, adminToken) {
+  const email = `bench-${label}-${randomBytes(4).toString("hex")}@example.com`;
+  const { token } = await must("/auth/signup", { method: "POST", body: { email, password: randomBytes(12).toString("base64url") } }, 201);
+  await must("/admin/memberships", { method: "PUT", token: adminToken, body: { email, plan: "max" } }, 200);
+  const { key } = await must("/account/api-keys", { method: "POST", token, body: { name: `bench ${label}` } }, 201);
+  return key;
+}
+
+async function seedTasks(key, count) {
+  let next = 0;
+  const ids = [];
+  const worker = async () => {
+    while (next < count) {
+      const i = next++;
+      const task = await must("/api/v1/tasks", { method: "POST", token: key, body: { title: `Seeded task ${i}`, notes: "Benchmark data.", due: "2026-12-24" } }, 201);
+      ids.push(task.id);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return ids;
+}
+
+/** MCP answers JSON or a one-event SSE stream; either way, the JSON-RPC message. */
+function mcpMessage(text) {
+  const data = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).join("");
+  return JSON.parse(data || text);
+}
+
+// ---------------------------------------------------------------- measuring
+
+const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
+const round = (x, digits = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits)));
+
+function load(row, connections, seconds, record) {
+  const latencies = [];
+  const statuses = {};
+  let errors = 0;
+  const started = performance.now();
+  const instance = autocannon({
+    url: base + row.path,
+    method: row.method,
+    headers: row.headers,
+    body: row.body,
+    connections,
+    duration: seconds,
+    timeout: 10,
+  });
+  if (record) {
+    // autocannon's histogram keeps whole milliseconds; these are the exact response times.
+    instance.on("response", (_client, status, _bytes, ms) => {
+      latencies.push(ms);
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    });
+    instance.on("reqError", () => errors++);
+  }
+  return instance.then((result) => {
+    const elapsed = (performance.now() - started) / 1000;
+    latencies.sort((x, y) => x - y);
+    const unexpected = Object.entries(statuses).filter(([s]) => Number(s) !== row.expect).reduce((n, [, c]) => n + c, 0);
+    return {
+      requests: latencies.length,
+      rps: round(latencies.length / elapsed, 1),
+      p50: round(percentile(latencies, 50)),
+      p99: round(percentile(latencies, 99)),
+      statuses,
+      unexpected,
+      errors: errors + result.timeouts,
+    };
+  });
+}
+
+// ---------------------------------------------------------------- main
+
+const startedAt = new Date();
+const startLoad = loadavg().map((x) => round(x));
+const adminToken = randomBytes(24).toString("hex");
+persistDir = mkdtempSync(join(tmpdir(), "todo-bench-"));
+const problems = [];
+
+console.log("Preparing: assets, local D1 migrations, wrangler dev …");
+await run("npm", ["run", "--silent", "assets"]);
+await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir]);
+const port = await freePort();
+const started = await startServer(port, adminToken);
+base = started.base;
+console.log(`wrangler dev ready on ${base} after ${started.readyMs} ms`);
+
+const seedStart = performance.now();
+const [key100, key1000, keyWrite] = await Promise.all([maxAccount("100", adminToken), maxAccount("1000", adminToken), maxAccount("write", adminToken)]);
+await seedTasks(key100, 100);
+await seedTasks(key1000, 1000);
+const [patchId] = await seedTasks(keyWrite, 1);
+const seedMs = Math.round(performance.now() - seedStart);
+console.log(`Seeded 100 + 1,000 tasks in ${seedMs} ms`);
+
+const auth = (key) => ({ authorization: `Bearer ${key}` });
+const json = { "content-type": "application/json" };
+const mcpHeaders = (key) => ({ ...auth(key), ...json, accept: "application/json, text/event-stream" });
+const toolCall = (name, args) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+
+// Calendar pack: `de` if the catalogue has it, else its first pack; the ETag comes from a first GET.
+let packId = "de";
+let etag;
+const catalogue = await call("/api/v1/calendars");
+if (catalogue.status === 200) {
+  const ids = JSON.parse(catalogue.text).data.map((p) => p.id);
+  if (!ids.includes(packId)) packId = ids[0];
+  const pack = await call(`/api/v1/calendars/${packId}`);
+  etag = pack.headers.get("etag") ?? undefined;
+}
+
+const rows = [
+  { id: "a", label: "(a) GET /api/v1/ — no I/O", method: "GET", path: "/api/v1/", expect: 200 },
+  { id: "b", label: "(b) GET /_bench/d1 — one SELECT 1", method: "GET", path: "/_bench/d1", expect: 200 },
+  { id: "list100", label: "GET /api/v1/tasks (100 tasks)", method: "GET", path: "/api/v1/tasks", headers: auth(key100), expect: 200 },
+  { id: "list1000", label: "GET /api/v1/tasks (1,000 tasks)", method: "GET", path: "/api/v1/tasks", headers: auth(key1000), expect: 200 },
+  { id: "create", label: "POST /api/v1/tasks", method: "POST", path: "/api/v1/tasks", headers: { ...auth(keyWrite), ...json }, body: JSON.stringify({ title: "Bench task", due: "2026-12-24" }), expect: 201 },
+  { id: "update", label: "PATCH /api/v1/tasks/{id}", method: "PATCH", path: `/api/v1/tasks/${patchId}`, headers: { ...auth(keyWrite), ...json }, body: JSON.stringify({ title: "Bench task, patched" }), expect: 200 },
+  // limit 100 so MCP returns the same 100 tasks as the REST row it is compared with (its default page is 50).
+  { id: "mcpList", label: "MCP tools/call list_tasks (100 tasks)", method: "POST", path: "/mcp", headers: mcpHeaders(key100), body: toolCall("list_tasks", { limit: 100 }), expect: 200, mcp: true },
+  { id: "mcpCreate", label: "MCP tools/call create_task", method: "POST", path: "/mcp", headers: mcpHeaders(keyWrite), body: toolCall("create_task", { title: "Bench task via MCP" }), expect: 200, mcp: true },
+  { id: "pack", label: `GET /api/v1/calendars/${packId}`, method: "GET", path: `/api/v1/calendars/${packId}`, expect: 200 },
+  { id: "pack304", label: `GET /api/v1/calendars/${packId} (If-None-Match → 304)`, method: "GET", path: `/api/v1/calendars/${packId}`, headers: etag ? { "if-none-match": etag } : {}, expect: 304, needsEtag: true },
+  // Baseline (b) again at the end: how far the machine drifted while the rows above ran.
+  { id: "bEnd", label: "(b) again, at the end — drift check", method: "GET", path: "/_bench/d1", expect: 200 },
+];
+
+/** One request before the load: a 404 means the route has not landed yet; any other surprise is an error. */
+async function preflight(row) {
+  if (row.needsEtag && !etag) return { skip: "not available: no ETag on the pack response" };
+  const res = await call(row.path, { method: row.method, headers: row.headers, body: row.body });
+  if (res.status === 404) return { skip: "not available (404)" };
+  if (res.status !== row.expect) return { error: `expected ${row.expect}, got ${res.status}: ${res.text.slice(0, 200)}` };
+  if (row.mcp) {
+    const message = mcpMessage(res.text);
+    if (message.error || message.result?.isError) return { error: `MCP error: ${JSON.stringify(message.error ?? message.result).slice(0, 200)}` };
+  }
+  return { bytes: Buffer.byteLength(res.text) };
+}
+
+for (const row of rows) {
+  const check = await preflight(row);
+  if (check.skip || check.error) {
+    Object.assign(row, check.skip ? { status: "skipped", note: check.skip } : { status: "error", note: check.error });
+    if (check.error) problems.push(`${row.label}: ${check.error}`);
+    console.log(`${row.label}: ${row.note}`);
+    continue;
+  }
+  row.status = "ok";
+  row.responseBytes = check.bytes;
+  row.runs = {};
+  if (WARMUP > 0) await load(row, 10, WARMUP, false);
+  for (const c of CONNECTIONS) {
+    const r = await load(row, c, DURATION, true);
+    row.runs[c] = r;
+    if (r.unexpected || r.errors) problems.push(`${row.label} @${c}: ${r.unexpected} unexpected statuses ${JSON.stringify(r.statuses)}, ${r.errors} errors`);
+    console.log(`${row.label} @${c}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
+  }
+}
+
+// ---------------------------------------------------------------- ratios, targets, report
+
+const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
+const ratio = (x, y) => (x !== null && y ? round(x / y) : null);
+for (const row of rows) {
+  for (const c of CONNECTIONS) {
+    const r = row.runs?.[c];
+    const b = byId[BASELINE].runs?.[c];
+    if (r && b) r.ratioToB = { rps: ratio(r.rps, b.rps), p50: ratio(r.p50, b.p50), p99: ratio(r.p99, b.p99) };
+  }
+}
+
+const targetDefs = [
+  { name: "GET /api/v1/tasks (100) throughput ≥ 0.9 × (b)", row: "list100", ref: "b", min: 0.9 },
+  { name: "POST /api/v1/tasks throughput ≥ 0.8 × (b)", row: "create", ref: "b", min: 0.8 },
+  { name: "PATCH /api/v1/tasks/{id} throughput ≥ 0.8 × (b)", row: "update", ref: "b", min: 0.8 },
+  { name: "MCP list_tasks throughput ≥ 0.7 × REST GET /api/v1/tasks (100)", row: "mcpList", ref: "list100", min: 0.7 },
+  { name: "Calendar pack throughput ≥ 0.9 × (a)", row: "pack", ref: "a", min: 0.9 },
+  { name: "Calendar 304 throughput ≥ 1.0 × (a) (costs no more)", row: "pack304", ref: "a", min: 1.0 },
+];
+const targets = targetDefs.map((t) => {
+  const perConnections = {};
+  for (const c of CONNECTIONS) {
+    const value = ratio(byId[t.row].runs?.[c]?.rps ?? null, byId[t.ref].runs?.[c]?.rps);
+    perConnections[c] = { ratio: value, pass: value === null ? null : value >= t.min };
+  }
+  return { ...t, results: perConnections };
+});
+const zeroNon2xx = { name: "0 unexpected statuses and 0 errors in every load run", pass: problems.length === 0 };
+
+const pad = (s, n, right = false) => (right ? String(s ?? "–").padStart(n) : String(s ?? "–").padEnd(n));
+const lines = [];
+const header = `${pad("request", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("p50 ms", 8, true)} ${pad("p99 ms", 8, true)} ${pad("×b req/s", 9, true)} ${pad("×b p50", 7, true)} ${pad("×b p99", 7, true)} ${pad("bad", 4, true)}`;
+lines.push(header, "-".repeat(header.length));
+for (const row of rows) {
+  if (row.status !== "ok") {
+    lines.push(`${pad(row.label, 58)} ${row.status}: ${row.note}`);
+    continue;
+  }
+  for (const c of CONNECTIONS) {
+    const r = row.runs[c];
+    lines.push(
+      `${pad(c === CONNECTIONS[0] ? row.label : "", 58)} ${pad(c, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.p50, 8, true)} ${pad(r.p99, 8, true)} ${pad(r.ratioToB?.rps, 9, true)} ${pad(r.ratioToB?.p50, 7, true)} ${pad(r.ratioToB?.p99, 7, true)} ${pad(r.unexpected + r.errors, 4, true)}`,
+    );
+  }
+}
+lines.push("", "Targets (ratios of throughput in this run; informational, never the exit code):");
+for (const t of targets) {
+  const parts = CONNECTIONS.map((c) => `@${c}: ${t.results[c].ratio ?? "–"} ${t.results[c].pass === null ? "n/a" : t.results[c].pass ? "ok" : "MISS"}`);
+  lines.push(`  ${pad(t.name, 68)} ${parts.join("   ")}`);
+}
+lines.push(`  ${pad(zeroNon2xx.name, 68)} ${zeroNon2xx.pass ? "ok" : "FAIL"}`);
+
+const machine = {
+  cores: cpus().length,
+  cpuModel: cpus()[0]?.model,
+  memoryGiB: round(totalmem() / 2 ** 30, 1),
+  os: `${process.platform} ${release()} ${process.arch}`,
+  node: process.version,
+  wrangler: versionOf("wrangler"),
+  autocannon: versionOf("autocannon"),
+  loadAverage: { start: startLoad, end: loadavg().map((x) => round(x)) },
+};
+console.log(`\nMachine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, wrangler ${machine.wrangler}, autocannon ${machine.autocannon}`);
+console.log(`Load average at start ${machine.loadAverage.start.join(" ")}, at end ${machine.loadAverage.end.join(" ")} (other processes share these cores)`);
+console.log(`Each row: ${WARMUP} s warm-up at 10 connections, then ${DURATION} s at each of ${CONNECTIONS.join(" and ")} connections. Latencies in ms.\n`);
+console.log(lines.join("\n"));
+
+mkdirSync(join(root, "bench"), { recursive: true });
+const results = {
+  startedAt: startedAt.toISOString(),
+  finishedAt: new Date().toISOString(),
+  settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, baseline: BASELINE, server: "wrangler dev --log-level error --var RATE_LIMITS:off --var BENCH_ROUTES:on" },
+  machine,
+  server: { readyMs: started.readyMs },
+  seed: { tasks: { list100: 100, list1000: 1000 }, ms: seedMs },
+  rows: rows.map(({ headers, body, mcp, needsEtag, ...row }) => row),
+  targets: [...targets, zeroNon2xx],
+  errors: problems,
+};
+writeFileSync(join(root, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);
+console.log("\nWrote bench/results.json");
+
+if (problems.length) {
+  console.error(`\n${problems.length} error(s):\n  ${problems.join("\n  ")}`);
+  process.exitCode = 1;
+}
+cleanup();
