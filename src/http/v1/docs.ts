@@ -49,10 +49,12 @@ export function registerDocsPage(v1: OpenAPIHono<AppEnv>) {
         cdn: SCALAR_BUNDLE_PATH,
         nonce,
         pageTitle: "Todo & Calendars API reference",
-        // Nothing from third parties: no remote fonts, no telemetry, no hosted agent or developer tools.
+        // Nothing from third parties: no remote fonts, no telemetry, no hosted agent, MCP generator
+        // (our own MCP endpoint is at /mcp) or developer tools.
         withDefaultFonts: false,
         telemetry: false,
         agent: { disabled: true },
+        mcp: { disabled: true },
         showDeveloperTools: "never",
       };
     }),
