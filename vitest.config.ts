@@ -9,7 +9,15 @@ export default defineConfig(async () => {
       cloudflareTest({
         wrangler: { configPath: "./wrangler.toml" },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: migrations, ADMIN_TOKEN: "test-admin-token" },
+          bindings: {
+            TEST_MIGRATIONS: migrations,
+            ADMIN_TOKEN: "test-admin-token",
+            // Every suite signs up from the same "IP": limits are off here, and test/hardening
+            // turns them on per request (a patched env) against the real [[ratelimits]] bindings.
+            RATE_LIMITS: "off",
+            // Generated inputs per endpoint and MCP tool in test/hardening/fuzz.test.ts: FUZZ_RUNS=5000 npm test.
+            FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
+          },
           // Tests in workerd cannot read the repository: Miniflare reads these files' bytes from disk,
           // so test/entry-points can check that the Worker serves them byte-identical.
           dataBlobBindings: { SKILL_MD_BYTES: "SKILL.md", LLMS_TXT_BYTES: "llms.txt" },

@@ -1,13 +1,17 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { HTTPException } from "hono/http-exception";
 import { createDb } from "./db/client";
+import { classifyDbError, describeError } from "./db/faults";
 import { AppError, isAppError } from "./domain/errors";
 import type { AppEnv } from "./env";
 import { createAccountApp } from "./http/account";
 import { createAdminApp } from "./http/admin";
+import { PRIVATE_CORS_PATHS, PUBLIC_CORS_PATHS, privateCors, publicCors } from "./http/cors";
 import { registerBenchRoutes } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
 import { problemResponse } from "./http/problem";
+import { limitAuthByIp } from "./http/rate-limit";
+import { securityHeaders } from "./http/security-headers";
 import { createV1App } from "./http/v1/app";
 import { jsonBodies } from "./http/validation";
 
@@ -25,19 +29,25 @@ function fromHttpException(e: HTTPException): AppError {
 export function toAppError(e: unknown): AppError {
   if (isAppError(e)) return e;
   if (e instanceof HTTPException) return fromHttpException(e);
-  // Log the error's name and message only: request bodies and headers can hold secrets.
-  console.error("unhandled error", e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-  return new AppError("internal", "Something went wrong on our side. Try again later.");
+  // Log the innermost error's name and message only: bodies, headers and SQL parameters can hold secrets.
+  const dbFault = classifyDbError(e);
+  console.error(dbFault ? "database unavailable" : "unhandled error", describeError(e));
+  return dbFault ?? new AppError("internal", "Something went wrong on our side. Try again later.");
 }
 
 export function createApp() {
   // strict: false so /api/v1 and /api/v1/ are the same route.
   const app = new OpenAPIHono<AppEnv>({ strict: false });
 
+  app.use(securityHeaders);
   app.use(async (c, next) => {
     c.set("db", createDb(c.env.DB));
     await next();
   });
+  // Origin checks first, then rate limits, then body checks: a refused request costs nothing.
+  for (const path of PUBLIC_CORS_PATHS) app.use(path, publicCors);
+  for (const path of PRIVATE_CORS_PATHS) app.use(path, privateCors);
+  for (const path of ["/auth/signup", "/auth/login"]) app.use(path, limitAuthByIp);
   for (const path of ["/api/v1/tasks", "/api/v1/tasks/*", "/auth/signup", "/auth/login", "/account", "/account/*", "/admin/*"]) {
     app.use(path, jsonBodies);
   }

@@ -5,6 +5,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/serv
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { requireSession } from "./auth";
+import { limitLogin } from "./rate-limit";
 import { errorResponses } from "./problem";
 import { defaultHook } from "./validation";
 
@@ -70,7 +71,7 @@ export function createAccountApp() {
   app.openapi(
     createRoute({
       method: "post", path: "/auth/signup", operationId: "signUp", request: body(Credentials),
-      responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken") },
+      responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken", "rate_limited") },
     }),
     async (c) => c.json(await signUp(c.var.db, c.req.valid("json")), 201),
   );
@@ -78,9 +79,14 @@ export function createAccountApp() {
   app.openapi(
     createRoute({
       method: "post", path: "/auth/login", operationId: "logIn", request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
-      responses: { 200: { description: "Signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "invalid_credentials") },
+      responses: { 200: { description: "Signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "invalid_credentials", "rate_limited") },
     }),
-    async (c) => c.json(await logIn(c.var.db, c.req.valid("json")), 200),
+    async (c) => {
+      const credentials = c.req.valid("json");
+      // Backoff per email before the password is checked; unknown emails are counted the same way.
+      for (const [name, value] of Object.entries(await limitLogin(c.env, credentials.email))) c.header(name, value, { append: true });
+      return c.json(await logIn(c.var.db, credentials), 200);
+    },
   );
 
   app.openapi(

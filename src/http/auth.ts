@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { authenticateApiKey, requireMax } from "../domain/api-keys/service";
 import { authenticateSession } from "../domain/accounts/service";
 import type { AppEnv } from "../env";
+import { failedKeyAttempt, limitApiKey } from "./rate-limit";
 
 /** The credential of an `Authorization: Bearer <credential>` header; shared with /mcp. */
 export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? "")?.[1];
@@ -13,12 +14,16 @@ export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("author
  * apply to the next request). Runs before body validation and lookups: 401, then 403.
  */
 export const requireApiKey = (options: { max: boolean }): MiddlewareHandler<AppEnv> => async (c, next) => {
-  const { actor, touch } = await authenticateApiKey(c.var.db, bearerToken(c));
+  // "/tasks/*" also matches "/tasks": authenticate (and count against the rate limit) once.
+  if (c.var.actor) return next();
+  const { actor, touch } = await authenticateApiKey(c.var.db, bearerToken(c)).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
   // lastUsedAt is refreshed at most once a minute, after the response is on its way.
   if (touch) c.executionCtx.waitUntil(touch().catch(() => undefined));
+  const rateHeaders = await limitApiKey(c.env, actor.keyId ?? actor.accountId);
   if (options.max) requireMax(actor);
   c.set("actor", actor);
   await next();
+  for (const [name, value] of Object.entries(rateHeaders)) c.header(name, value);
 };
 
 /** Session token from POST /auth/login or /auth/signup; API keys are refused here. */

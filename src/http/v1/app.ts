@@ -1,6 +1,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { requireApiKey } from "../auth";
+import { documentRateLimits } from "../rate-limit";
 import { defaultHook } from "../validation";
 import { registerCalendarRoutes } from "./calendars";
 import { registerDocsPage } from "./docs";
@@ -16,6 +17,7 @@ export function createV1App() {
   registerRootRoute(v1);
   registerTaskRoutes(v1);
   registerCalendarRoutes(v1);
+  documentRateLimits(v1);
   registerOpenApiDocument(v1);
   registerDocsPage(v1);
   return v1;

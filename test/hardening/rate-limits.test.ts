@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { generateApiKey } from "../../src/domain/api-keys/format";
+import { RATE_POLICIES } from "../../src/http/rate-limit";
+import { call, json, maxUser, signUp, uniqueEmail } from "../helpers";
+import { atWindowStart, limited, uniqueIp } from "./support";
+
+/** Sends `n` requests one after another and tallies the statuses. */
+async function burst(n: number, send: (i: number) => Promise<Response>) {
+  const statuses: number[] = [];
+  const retryAfter: (string | null)[] = [];
+  for (let i = 0; i < n; i++) {
+    const res = await send(i);
+    statuses.push(res.status);
+    if (res.status === 429) {
+      retryAfter.push(res.headers.get("retry-after"));
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+      expect((await json(res)).code).toBe("rate_limited");
+    } else {
+      await res.body?.cancel();
+    }
+  }
+  return { statuses, retryAfter };
+}
+
+const count = (statuses: number[], predicate: (s: number) => boolean) => statuses.filter(predicate).length;
+const is2xx = (s: number) => s >= 200 && s < 300;
+const RETRY_AFTER = /^[1-9]\d*$/;
+
+describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout: 60_000 }, () => {
+  it("per API key: three times the quota in one window gives exactly the quota in 2xx, the rest 429 with Retry-After", async () => {
+    const { quota, window } = RATE_POLICIES.perKey;
+    const user = await maxUser("burst");
+    await atWindowStart(20, window);
+    const { statuses, retryAfter } = await burst(3 * quota, () => limited("/api/v1/tasks", { token: user.key, ip: uniqueIp() }));
+    expect(count(statuses, is2xx)).toBe(quota);
+    expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
+    expect(retryAfter.every((v) => v !== null && RETRY_AFTER.test(v) && Number(v) <= window)).toBe(true);
+    console.log(`[hardening] per-key limit: ${3 * quota} requests, ${count(statuses, is2xx)} 2xx, ${count(statuses, (s) => s === 429)} 429`);
+  });
+
+  it("counts writes too, and the limit is per key: a second key of the same account is unaffected", async () => {
+    const user = await maxUser("writes");
+    const other = await maxUser("other");
+    await atWindowStart(15);
+    const { statuses } = await burst(RATE_POLICIES.perKey.quota + 5, (i) => limited("/api/v1/tasks", { token: user.key, body: { title: `t${i}` } }));
+    expect(count(statuses, (s) => s === 201)).toBe(RATE_POLICIES.perKey.quota);
+    expect(count(statuses, (s) => s === 429)).toBe(5);
+    expect((await limited("/api/v1/tasks", { token: other.key })).status).toBe(200);
+    // Nothing was written by the refused requests.
+    const list = await json(await call("/api/v1/tasks", { token: user.key }));
+    expect(list.data).toHaveLength(RATE_POLICIES.perKey.quota);
+  });
+
+  it("successful responses carry RateLimit-Policy and RateLimit; remaining counts down", async () => {
+    const user = await maxUser("headers");
+    await atWindowStart(5);
+    const first = await limited("/api/v1/tasks", { token: user.key });
+    const second = await limited("/api/v1/tasks", { token: user.key });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-policy")).toBe('"per-key";q=120;w=60');
+    expect(first.headers.get("ratelimit")).toMatch(/^"per-key";r=119;t=\d+$/);
+    expect(second.headers.get("ratelimit")).toMatch(/^"per-key";r=118;t=\d+$/);
+  });
+
+  it("per IP on failed key attempts: 3× the quota gives exactly the quota in 401, the rest 429", async () => {
+    const { quota, window } = RATE_POLICIES.perIp;
+    const ip = uniqueIp();
+    await atWindowStart(10, window);
+    const { statuses, retryAfter } = await burst(3 * quota, () => limited("/api/v1/tasks", { token: generateApiKey(), ip }));
+    expect(count(statuses, (s) => s === 401)).toBe(quota);
+    expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
+    expect(retryAfter.every((v) => v !== null && RETRY_AFTER.test(v))).toBe(true);
+    // A valid key from the same IP still works: the IP limit counts failures only.
+    const user = await maxUser("same-ip");
+    expect((await limited("/api/v1/tasks", { token: user.key, ip })).status).toBe(200);
+  });
+
+  it("per IP on /auth/signup: 3× the quota gives exactly the quota in 201, the rest 429", async () => {
+    const { quota } = RATE_POLICIES.perIp;
+    const ip = uniqueIp();
+    await atWindowStart(20);
+    const { statuses, retryAfter } = await burst(3 * quota, () =>
+      limited("/auth/signup", { ip, body: { email: uniqueEmail("ip"), password: "correct horse battery" } }),
+    );
+    expect(count(statuses, (s) => s === 201)).toBe(quota);
+    expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
+    expect(retryAfter.every((v) => v !== null && RETRY_AFTER.test(v))).toBe(true);
+  });
+
+  it("per IP on /auth/login: 3× the quota gives exactly the quota in 200, the rest 429", async () => {
+    const { quota } = RATE_POLICIES.perIp;
+    // Ten accounts, three logins each: under the per-email limit, over the per-IP one.
+    const accounts = await Promise.all(Array.from({ length: quota }, () => signUp("login-ip")));
+    const ip = uniqueIp();
+    await atWindowStart(20);
+    const { statuses } = await burst(3 * quota, (i) => {
+      const account = accounts[i % quota]!;
+      return limited("/auth/login", { ip, body: { email: account.email, password: account.password } });
+    });
+    expect(count(statuses, (s) => s === 200)).toBe(quota);
+    expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
+  });
+
+  it("sign-in backoff per email: the same 429 for an existing and an unknown email, checked before the password", async () => {
+    const { quota } = RATE_POLICIES.perEmail;
+    const account = await signUp("backoff");
+    const unknown = uniqueEmail("nobody");
+    await atWindowStart(20);
+    const attempts = async (email: string, password: string) => {
+      const out: number[] = [];
+      // A fresh IP per attempt: only the per-email limit applies.
+      for (let i = 0; i < 3 * quota; i++) {
+        const res = await limited("/auth/login", { ip: uniqueIp(), body: { email, password } });
+        out.push(res.status);
+        await res.body?.cancel();
+      }
+      return out;
+    };
+    const existing = await attempts(account.email, "wrong password!");
+    const missing = await attempts(unknown, "wrong password!");
+    expect(existing).toEqual([...Array(quota).fill(401), ...Array(2 * quota).fill(429)]);
+    expect(missing).toEqual(existing);
+    // While backed off, even the right password waits: guessing gains nothing.
+    const right = await limited("/auth/login", { ip: uniqueIp(), body: { email: account.email.toUpperCase(), password: account.password } });
+    expect(right.status).toBe(429);
+    expect(right.headers.get("retry-after")).toMatch(RETRY_AFTER);
+  });
+
+  it("RATE_LIMITS=off turns every limiter off (benchmarks, local load tests)", async () => {
+    const user = await maxUser("off");
+    const statuses = new Set<number>();
+    for (let i = 0; i < RATE_POLICIES.perKey.quota + 10; i++) {
+      const res = await call("/api/v1/tasks", { token: user.key });
+      statuses.add(res.status);
+      expect(res.headers.get("ratelimit")).toBeNull();
+      await res.body?.cancel();
+    }
+    expect([...statuses]).toEqual([200]);
+  });
+});
