@@ -1,4 +1,6 @@
 import { createApp } from "./app";
+import { createDb } from "./db/client";
+import { purgeExpired } from "./domain/retention";
 import { handleMcp, MCP_PATH } from "./mcp/handler";
 
 const app = createApp();
@@ -6,4 +8,6 @@ const app = createApp();
 export default {
   // /mcp is served by the MCP SDK handler (its own auth and origin checks); everything else by Hono.
   fetch: (request, env, ctx) => (new URL(request.url).pathname === MCP_PATH ? handleMcp(request, env, ctx) : app.fetch(request, env, ctx)),
+  // Cron Trigger (wrangler.toml): tombstones after 90 days, expired idempotency records and sessions.
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(purgeExpired(createDb(env.DB)).then((purged) => console.log("purged", purged))),
 } satisfies ExportedHandler<Env>;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 /**
  * Every timestamp is RFC 3339 UTC text with milliseconds, written by the database clock
@@ -86,8 +86,34 @@ export const tasks = sqliteTable(
   },
   (t) => [
     index("tasks_account_updated_idx").on(t.accountId, t.updatedAt, t.id),
+    // Pages walk an account's tasks by id, a key that edits do not move.
+    index("tasks_account_id_idx").on(t.accountId, t.id),
     index("tasks_deleted_at_idx").on(t.deletedAt),
   ],
 );
 
 export type TaskRow = typeof tasks.$inferSelect;
+
+/**
+ * Idempotency-Key records of POST /api/v1/tasks and create_task's clientRequestId, per account.
+ * The row is claimed and the task created in one batch; `response` is the created task row as
+ * JSON, so a replay answers with the original body even after the task changed.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    /** SHA-256 of the canonical JSON request body, hex. */
+    requestHash: text("request_hash").notNull(),
+    /** Random per-request value: tells the request that won the claim from its duplicates. */
+    claim: text("claim").notNull(),
+    taskId: text("task_id").notNull(),
+    response: text("response"),
+    createdAt: text("created_at").notNull().default(nowSql),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_expires_at_idx").on(t.expiresAt)],
+);

@@ -1,25 +1,23 @@
 import { AppError } from "../errors";
 
 /**
- * Opaque page cursor: the last (updatedAt, id) seen plus the first page's serverTime.
- * Later pages only show tasks changed up to that serverTime, so a task edited while a
- * client pages cannot appear twice; the edit reaches the client on its next `since` sync.
+ * Opaque page cursor: the last id seen plus the first page's serverTime. Pages walk by id,
+ * which no edit changes, so a task edited while a client pages is neither skipped nor sent
+ * twice; every page reports the first page's serverTime, so the client's next `since` sync
+ * picks up whatever changed after the listing began.
  */
 export interface Cursor {
-  updatedAt: string;
   id: string;
   serverTime: string;
 }
 
 export const encodeCursor = (c: Cursor) =>
-  btoa(JSON.stringify([c.updatedAt, c.id, c.serverTime])).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  btoa(JSON.stringify(["v2", c.id, c.serverTime])).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
 
 export function decodeCursor(value: string): Cursor {
   try {
-    const [updatedAt, id, serverTime] = JSON.parse(atob(value.replaceAll("-", "+").replaceAll("_", "/"))) as unknown[];
-    if ([updatedAt, id, serverTime].every((v) => typeof v === "string")) {
-      return { updatedAt, id, serverTime } as Cursor;
-    }
+    const [version, id, serverTime] = JSON.parse(atob(value.replaceAll("-", "+").replaceAll("_", "/"))) as unknown[];
+    if (version === "v2" && typeof id === "string" && typeof serverTime === "string") return { id, serverTime };
   } catch {
     // fall through to the validation error
   }

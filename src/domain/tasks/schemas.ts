@@ -125,3 +125,12 @@ export const Since = z.iso
 export const Tombstone = z
   .object({ id: TaskId, deletedAt: Timestamp })
   .meta({ id: "Tombstone", description: "A task deleted at or after `since`." });
+
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x20-\x7E]{1,255}$/, { message: "must be 1 to 255 printable ASCII characters" })
+  .meta({
+    description:
+      "A unique value per intended creation, e.g. a UUID. A retry with the same key and the same body within 24 hours returns the first result and creates nothing; the same key with a different body is refused.",
+    example: "5f0c6a1e-3b7d-4c2a-9e8f-1a2b3c4d5e6f",
+  });

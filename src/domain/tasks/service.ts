@@ -1,21 +1,42 @@
-import { and, asc, eq, gt, gte, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { ServiceContext } from "../context";
 import { requireMax } from "../api-keys/service";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
 import { decodeCursor, encodeCursor } from "./cursor";
+import { matchesVersions, versionsIn, type Versions } from "./etag";
+import { createTaskOnce } from "./idempotency";
 import { toTask } from "./mapping";
+import { nextOccurrence } from "./recurrence";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
 
 /** Every change strictly increases updatedAt, even two changes within one millisecond. */
 const bumpedUpdatedAt = sql`max(${nowSql}, strftime('%Y-%m-%dT%H:%M:%fZ', ${tasks.updatedAt}, '+0.001 seconds'))`;
 
 const notFound = () => new AppError("task_not_found", "No task with this id in your account.");
+const stale = () =>
+  new AppError("precondition_failed", "The task changed since you read it (If-Match does not match its ETag). Get it again, then retry.");
 
 /** Live tasks of the actor's account: the one place isolation is enforced. */
 const ownLiveTask = (ctx: ServiceContext, id: string) =>
   and(eq(tasks.id, id), eq(tasks.accountId, ctx.actor.accountId), isNull(tasks.deletedAt));
+
+/** The If-Match condition as SQL, evaluated inside the write so check and write are one step. */
+const versionCondition = (versions: Versions | undefined) =>
+  versions === undefined || versions === "*" ? undefined : versions.length ? inArray(tasks.updatedAt, versions) : sql`0`;
+
+/** Options of the writing verbs. Surfaces without preconditions (MCP) leave them out. */
+export interface WriteOptions {
+  /** An If-Match header value: the write happens only while the task still has one of these ETags. */
+  ifMatch?: string;
+}
+
+export interface CreateOptions {
+  /** Idempotency-Key (REST) or clientRequestId (MCP): a retry with the same key and input replays the first result. */
+  idempotencyKey?: string;
+}
 
 export interface ListTasksQuery {
   since?: string;
@@ -34,23 +55,31 @@ export interface TaskPage {
 
 const toUtc = (instant: string) => new Date(instant).toISOString();
 
-/** Lists live tasks ordered by (updatedAt, id); with `since`, also the tombstones since then. */
+/**
+ * Lists live tasks; with `since`, only tasks changed at or after it, plus the tombstones since then.
+ * One response (no `limit`) is ordered by (updatedAt, id). Pages (`limit`) walk by id instead:
+ * edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
+ * sent twice, while its id never changes. Every page reports the first page's serverTime, so
+ * whatever changed after the listing began also reaches the client on its next `since` sync.
+ */
 export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Promise<TaskPage> {
   requireMax(ctx.actor);
   const { db } = ctx;
   const since = query.since ? toUtc(query.since) : undefined;
+  if (since && Date.parse(since) < Date.now() - TOMBSTONE_MS) {
+    throw new AppError(
+      "sync_expired",
+      `\`since\` is older than ${TOMBSTONE_DAYS} days, so deletions before it are forgotten. Drop your local copy and list again without \`since\`.`,
+    );
+  }
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const filters: (SQL | undefined)[] = [eq(tasks.accountId, ctx.actor.accountId), isNull(tasks.deletedAt)];
   if (since) filters.push(gte(tasks.updatedAt, since));
   if (query.completed !== undefined) filters.push(eq(tasks.completed, query.completed));
   if (query.listId !== undefined) filters.push(eq(tasks.listId, query.listId));
-  if (cursor) {
-    filters.push(
-      lte(tasks.updatedAt, cursor.serverTime),
-      or(gt(tasks.updatedAt, cursor.updatedAt), and(eq(tasks.updatedAt, cursor.updatedAt), gt(tasks.id, cursor.id))),
-    );
-  }
-  let page = db.select().from(tasks).where(and(...filters)).orderBy(asc(tasks.updatedAt), asc(tasks.id)).$dynamic();
+  if (cursor) filters.push(gt(tasks.id, cursor.id));
+  const order = query.limit !== undefined || cursor ? [asc(tasks.id)] : [asc(tasks.updatedAt), asc(tasks.id)];
+  let page = db.select().from(tasks).where(and(...filters)).orderBy(...order).$dynamic();
   // One extra row tells whether another page follows.
   if (query.limit) page = page.limit(query.limit + 1);
   const clock = db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`);
@@ -66,37 +95,48 @@ export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Pro
   const visible = more ? rows.slice(0, query.limit) : rows;
   const result: TaskPage = { tasks: visible.map(toTask), serverTime };
   if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
-  if (more) {
-    const last = visible[visible.length - 1]!;
-    result.nextCursor = encodeCursor({ updatedAt: last.updatedAt, id: last.id, serverTime });
-  }
+  if (more) result.nextCursor = encodeCursor({ id: visible[visible.length - 1]!.id, serverTime });
   return result;
 }
 
 export async function getTask(ctx: ServiceContext, id: string): Promise<Task> {
   requireMax(ctx.actor);
-  const [row] = await ctx.db.select().from(tasks).where(ownLiveTask(ctx, id));
-  if (!row) throw notFound();
-  return toTask(row);
+  return toTask(await readTask(ctx, id));
 }
 
-export async function createTask(ctx: ServiceContext, input: TaskInput): Promise<Task> {
+async function readTask(ctx: ServiceContext, id: string): Promise<TaskRow> {
+  const [row] = await ctx.db.select().from(tasks).where(ownLiveTask(ctx, id));
+  if (!row) throw notFound();
+  return row;
+}
+
+/** Column values of a new task. */
+export const newTaskValues = (ctx: ServiceContext, input: TaskInput, id = newId()) => ({
+  id,
+  accountId: ctx.actor.accountId,
+  title: input.title,
+  notes: input.notes || null,
+  listId: input.listId ?? null,
+  due: input.due ?? null,
+  reminder: input.reminder ?? null,
+  repeat: input.repeat ?? null,
+  important: input.important ?? false,
+});
+
+export async function createTask(ctx: ServiceContext, input: TaskInput, options: CreateOptions = {}): Promise<Task> {
+  return (await createTaskResult(ctx, input, options)).task;
+}
+
+/** createTask that also says whether the result is a replay of an earlier request with the same key. */
+export async function createTaskResult(
+  ctx: ServiceContext,
+  input: TaskInput,
+  options: CreateOptions = {},
+): Promise<{ task: Task; replayed: boolean }> {
   requireMax(ctx.actor);
-  const [row] = await ctx.db
-    .insert(tasks)
-    .values({
-      id: newId(),
-      accountId: ctx.actor.accountId,
-      title: input.title,
-      notes: input.notes || null,
-      listId: input.listId ?? null,
-      due: input.due ?? null,
-      reminder: input.reminder ?? null,
-      repeat: input.repeat ?? null,
-      important: input.important ?? false,
-    })
-    .returning();
-  return toTask(row!);
+  if (options.idempotencyKey !== undefined) return createTaskOnce(ctx, newTaskValues(ctx, input), input, options.idempotencyKey);
+  const [row] = await ctx.db.insert(tasks).values(newTaskValues(ctx, input)).returning();
+  return { task: toTask(row!), replayed: false };
 }
 
 /** Maps a patch to column updates: "" clears a text field, null clears the reminder. */
@@ -119,42 +159,110 @@ export interface TaskChange {
   next?: Task;
 }
 
-export async function updateTask(ctx: ServiceContext, id: string, patch: TaskPatch): Promise<TaskChange> {
+/**
+ * Applies a patch. `completed: true` on an open repeating task also creates the next occurrence
+ * (see completeRow). With `ifMatch`, a stale ETag is 412 and nothing changes.
+ */
+export async function updateTask(ctx: ServiceContext, id: string, patch: TaskPatch, options: WriteOptions = {}): Promise<TaskChange> {
   requireMax(ctx.actor);
+  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   const set = patchColumns(patch);
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
-  if (Object.keys(set).length === 0) return { task: await getTask(ctx, id) };
-  const [row] = await ctx.db
-    .update(tasks)
-    .set({ ...set, updatedAt: bumpedUpdatedAt })
-    .where(ownLiveTask(ctx, id))
-    .returning();
-  if (!row) throw notFound();
-  return { task: toTask(row) };
-}
-
-/** Marks a task done. Completing a completed task returns it unchanged (idempotent). */
-export async function completeTask(ctx: ServiceContext, id: string): Promise<TaskChange> {
-  requireMax(ctx.actor);
+  if (Object.keys(set).length === 0) {
+    const row = await readTask(ctx, id);
+    if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
+    return { task: toTask(row) };
+  }
+  if (set.completed === true) return completeRow(ctx, id, set, versions, true);
   const { db } = ctx;
-  const [, [row]] = await db.batch([
+  const [[updated], [current]] = await db.batch([
     db
       .update(tasks)
-      .set({ completed: true, updatedAt: bumpedUpdatedAt })
-      .where(and(ownLiveTask(ctx, id), eq(tasks.completed, false))),
-    db.select().from(tasks).where(ownLiveTask(ctx, id)),
+      .set({ ...set, updatedAt: bumpedUpdatedAt })
+      .where(and(ownLiveTask(ctx, id), versionCondition(versions)))
+      .returning(),
+    db.select({ id: tasks.id }).from(tasks).where(ownLiveTask(ctx, id)),
   ]);
-  if (!row) throw notFound();
-  return { task: toTask(row) };
+  if (updated) return { task: toTask(updated) };
+  throw current ? stale() : notFound();
 }
 
-/** Deletes a task, leaving a tombstone so `since` syncs learn about it. */
-export async function deleteTask(ctx: ServiceContext, id: string): Promise<void> {
+/**
+ * Marks a task done. Completing a completed task returns it unchanged (idempotent).
+ * A repeating task gets its next occurrence, returned as `next`.
+ */
+export async function completeTask(ctx: ServiceContext, id: string, options: WriteOptions = {}): Promise<TaskChange> {
   requireMax(ctx.actor);
-  const deleted = await ctx.db
-    .update(tasks)
-    .set({ deletedAt: nowSql, updatedAt: bumpedUpdatedAt })
-    .where(ownLiveTask(ctx, id))
-    .returning({ id: tasks.id });
-  if (deleted.length === 0) throw notFound();
+  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
+  return completeRow(ctx, id, { completed: true }, versions, false);
+}
+
+const MAX_ATTEMPTS = 3;
+
+/**
+ * Completion, in one atomic batch guarded by the `updatedAt` that was read: the next occurrence
+ * (if the task repeats and its rule is not exhausted) is inserted and the task is marked completed
+ * with its `repeat` cleared, so reopening and completing it again cannot spawn a second one.
+ * If the task changed between read and write, nothing is written and the read is retried.
+ */
+async function completeRow(
+  ctx: ServiceContext,
+  id: string,
+  set: Partial<TaskRow>,
+  versions: Versions | undefined,
+  rewriteCompleted: boolean,
+): Promise<TaskChange> {
+  const { db } = ctx;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const row = await readTask(ctx, id);
+    if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
+    if (row.completed && !rewriteCompleted) return { task: toTask(row) };
+    const merged = { ...row, ...set };
+    const repeating = !row.completed && merged.repeat;
+    const upcoming = repeating ? nextOccurrence({ ...merged, repeat: repeating }, ctx.actor.timeZone, new Date()) : null;
+    const guard = and(ownLiveTask(ctx, id), eq(tasks.updatedAt, row.updatedAt));
+    const nextId = newId();
+    const update = db
+      .update(tasks)
+      .set({ ...set, ...(repeating ? { repeat: null } : {}), updatedAt: bumpedUpdatedAt })
+      .where(guard)
+      .returning();
+    if (!upcoming) {
+      const [updated] = await update;
+      if (updated) return { task: toTask(updated) };
+      if (versions) throw stale();
+      continue;
+    }
+    // The insert comes first and is guarded by the same condition, so both see the same row.
+    const [[next], [updated]] = await db.batch([
+      db
+        .insert(tasks)
+        .select(
+          sql`SELECT ${nextId}, ${ctx.actor.accountId}, ${merged.title}, ${merged.notes}, ${merged.listId}, ${upcoming.due},
+                     ${upcoming.reminder ?? null}, ${upcoming.repeat}, ${merged.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL
+              WHERE EXISTS (SELECT 1 FROM ${tasks} WHERE ${guard})`,
+        )
+        .returning(),
+      update,
+    ]);
+    if (updated) return next ? { task: toTask(updated), next: toTask(next) } : { task: toTask(updated) };
+    if (versions) throw stale();
+  }
+  throw new AppError("unavailable", "The task kept changing while it was being completed. Retry.", undefined, 1);
+}
+
+/** Deletes a task, leaving a tombstone so `since` syncs learn about it. With `ifMatch`, a stale ETag is 412. */
+export async function deleteTask(ctx: ServiceContext, id: string, options: WriteOptions = {}): Promise<void> {
+  requireMax(ctx.actor);
+  const { db } = ctx;
+  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
+  const [deleted, [current]] = await db.batch([
+    db
+      .update(tasks)
+      .set({ deletedAt: nowSql, updatedAt: bumpedUpdatedAt })
+      .where(and(ownLiveTask(ctx, id), versionCondition(versions)))
+      .returning({ id: tasks.id }),
+    db.select({ id: tasks.id }).from(tasks).where(ownLiveTask(ctx, id)),
+  ]);
+  if (deleted.length === 0) throw current ? stale() : notFound();
 }

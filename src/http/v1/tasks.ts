@@ -1,13 +1,15 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
+import type { Context } from "hono";
+import { etagOf } from "../../domain/tasks/etag";
 import {
-  createTask,
+  createTaskResult,
   deleteTask,
   getTask,
   listTasks,
   updateTask,
 } from "../../domain/tasks/service";
-import { Since, Task, TaskId, TaskInput, TaskPatch, Tombstone, ListId } from "../../domain/tasks/schemas";
+import { IdempotencyKey, Since, Task, TaskId, TaskInput, TaskPatch, Tombstone, ListId } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../problem";
 
@@ -43,25 +45,56 @@ const ListQuery = z.object({
     .min(1)
     .max(500)
     .optional()
-    .openapi({ description: "Page size, 1 to 500. Without it, every matching task is returned in one response.", example: 100 }),
+    .openapi({
+      description: "Page size, 1 to 500. Without it, every matching task is returned in one response. With it, pages are in creation order.",
+      example: 100,
+    }),
   cursor: z.string().max(1000).optional().openapi({ description: "`meta.nextCursor` of the previous page." }),
 });
 
 const IdParam = z.object({ id: TaskId.openapi({ param: { name: "id", in: "path" } }) });
+
+const ETag = {
+  ETag: {
+    description: "Strong entity tag of the task's current version. Send it back in `If-Match` to update or delete only that version.",
+    schema: { type: "string" as const, example: '"1x2y3z-mfq0k2a3"' },
+  },
+};
+
+const IfMatchHeader = z.object({
+  "if-match": z.string().max(2000).optional().openapi({
+    param: { name: "if-match", in: "header" },
+    description:
+      "The `ETag` from your last read. If the task changed since, the answer is 412 `precondition_failed` and nothing changes. Without it, the last write wins.",
+    example: '"1x2y3z-mfq0k2a3"',
+  }),
+});
+
+const IdempotencyHeader = z.object({
+  "idempotency-key": IdempotencyKey.optional().openapi({ param: { name: "idempotency-key", in: "header" } }),
+});
+
+/** The Location of a task, relative to this request's /tasks collection. */
+const taskUrl = (c: Context, id: string) => new URL(`${c.req.path.replace(/\/tasks(\/.*)?$/, "/tasks")}/${id}`, c.req.url).href;
 
 export const listTasksRoute = createRoute({
   method: "get",
   path: "/tasks",
   operationId: "listTasks",
   summary: "List tasks",
-  description:
-    "Lists the caller's live tasks ordered by `updatedAt`, then `id`. For sync, pass the previous `meta.serverTime` as `since` (inclusive): you get the tasks changed since then and, in `meta.deleted`, the ones deleted since then.",
+  description: [
+    "Lists the caller's live tasks.",
+    "",
+    "**Pages.** Without `limit`, every matching task is returned in one response, however many there are, ordered by `updatedAt`, then `id`: a client that does not page never loses tasks. With `limit` (1 to 500), tasks come in creation order (by `id`) and `meta.nextCursor` is present while more remain: repeat the same query with `cursor` set to it until it is absent. A task changed, created or deleted while you page is neither skipped nor repeated; every page carries the first page's `meta.serverTime`, and such changes also reach you on your next `since` sync.",
+    "",
+    "**Sync loop.** 1. List without `since` (all pages) and keep `meta.serverTime`. 2. Later, list with `since` set to that value (inclusive): you get the tasks changed since then, and in `meta.deleted` the ones deleted since then; keep the new `meta.serverTime`. 3. Deleted tasks are remembered for 90 days: a `since` older than that is 410 `sync_expired`; drop your local copy and go back to step 1.",
+  ].join("\n"),
   tags: ["Tasks"],
   security,
   request: { query: ListQuery },
   responses: {
     200: { description: "The tasks.", content: { "application/json": { schema: TaskCollection } } },
-    ...errorResponses("validation_failed", ...authErrors),
+    ...errorResponses("validation_failed", ...authErrors, "sync_expired"),
   },
 });
 
@@ -70,13 +103,22 @@ export const createTaskRoute = createRoute({
   path: "/tasks",
   operationId: "createTask",
   summary: "Create a task",
-  description: "Creates a task. Answers 201 with the task and its URL in `Location`.",
+  description:
+    "Creates a task. Answers 201 with the task, its URL in `Location` and its `ETag`. To retry safely, send an `Idempotency-Key`: the same key with the same body within 24 hours answers with the original 201 response (same task, same body, plus `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422 `idempotency_key_reused`. Keys are per account.",
   tags: ["Tasks"],
   security,
-  request: { body: { required: true, content: { "application/json": { schema: TaskInput } } } },
+  request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: TaskInput } } } },
   responses: {
-    201: { description: "The created task.", content: { "application/json": { schema: Task } } },
-    ...errorResponses("validation_failed", ...authErrors, "payload_too_large"),
+    201: {
+      description: "The created task, or the replay of the first response to this `Idempotency-Key`.",
+      headers: {
+        Location: { description: "URL of the task.", schema: { type: "string" } },
+        ...ETag,
+        "Idempotent-Replayed": { description: "`true` when this is a replay of an earlier request with the same `Idempotency-Key`.", schema: { type: "string", enum: ["true"] } },
+      },
+      content: { "application/json": { schema: Task } },
+    },
+    ...errorResponses("validation_failed", ...authErrors, "payload_too_large", "idempotency_key_reused", "idempotency_in_progress"),
   },
 });
 
@@ -85,12 +127,12 @@ export const getTaskRoute = createRoute({
   path: "/tasks/{id}",
   operationId: "getTask",
   summary: "Get a task",
-  description: "Returns one task. Another account's task is reported as not found.",
+  description: "Returns one task with its `ETag`. Another account's task is reported as not found.",
   tags: ["Tasks"],
   security,
   request: { params: IdParam },
   responses: {
-    200: { description: "The task.", content: { "application/json": { schema: Task } } },
+    200: { description: "The task.", headers: ETag, content: { "application/json": { schema: Task } } },
     ...errorResponses(...authErrors, "task_not_found"),
   },
 });
@@ -100,14 +142,33 @@ export const updateTaskRoute = createRoute({
   path: "/tasks/{id}",
   operationId: "updateTask",
   summary: "Update a task",
-  description:
+  description: [
     "Changes the fields sent. `completed: true` completes the task. `reminder: null` clears the reminder; an empty string clears `due`, `repeat`, `notes` or `listId`. `{}` returns the task unchanged.",
+    "",
+    "**Repeating tasks.** Completing an open task that has `repeat` also, in the same atomic step, clears its `repeat` (so reopening it cannot spawn twice) and creates the next occurrence: a new task with the same title, notes, listId, important and repeat, `due` advanced by the rule from the previous `due` (or from the completion day when there was none), `reminder` at the same distance before `due`. Times are computed in the account's time zone (`PATCH /account`), so 09:00 stays 09:00 local across daylight-saving changes. The completed occurrence counts as one instance of the rule, so `COUNT=n` continues as `COUNT=n-1`; when COUNT or UNTIL is exhausted no next occurrence is created. The response body is the completed task; the next occurrence is linked in `Link: </api/v1/tasks/{nextId}>; rel=\"next-occurrence\"`.",
+    "",
+    "**Concurrency.** Send `If-Match` with the `ETag` you read to change only that version: a stale tag is 412 `precondition_failed` and nothing changes.",
+  ].join("\n"),
   tags: ["Tasks"],
   security,
-  request: { params: IdParam, body: { required: true, content: { "application/json": { schema: TaskPatch } } } },
+  request: {
+    params: IdParam,
+    headers: IfMatchHeader,
+    body: { required: true, content: { "application/json": { schema: TaskPatch } } },
+  },
   responses: {
-    200: { description: "The updated task.", content: { "application/json": { schema: Task } } },
-    ...errorResponses("validation_failed", ...authErrors, "task_not_found", "payload_too_large"),
+    200: {
+      description: "The updated task.",
+      headers: {
+        ...ETag,
+        Link: {
+          description: 'Present when completing a repeating task created its next occurrence: `</api/v1/tasks/{nextId}>; rel="next-occurrence"`.',
+          schema: { type: "string" },
+        },
+      },
+      content: { "application/json": { schema: Task } },
+    },
+    ...errorResponses("validation_failed", ...authErrors, "task_not_found", "precondition_failed", "payload_too_large"),
   },
 });
 
@@ -116,13 +177,14 @@ export const deleteTaskRoute = createRoute({
   path: "/tasks/{id}",
   operationId: "deleteTask",
   summary: "Delete a task",
-  description: "Deletes a task. Sync clients learn about it through `meta.deleted` of a `since` listing. A second delete is 404.",
+  description:
+    "Deletes a task. Sync clients learn about it through `meta.deleted` of a `since` listing for 90 days. A second delete is 404. With `If-Match`, a stale `ETag` is 412 `precondition_failed` and nothing is deleted.",
   tags: ["Tasks"],
   security,
-  request: { params: IdParam },
+  request: { params: IdParam, headers: IfMatchHeader },
   responses: {
     204: { description: "Deleted." },
-    ...errorResponses(...authErrors, "task_not_found"),
+    ...errorResponses(...authErrors, "task_not_found", "precondition_failed"),
   },
 });
 
@@ -134,20 +196,30 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(createTaskRoute, async (c) => {
-    const task = await createTask(c.var, c.req.valid("json"));
-    c.header("Location", new URL(`${c.req.path}/${task.id}`, c.req.url).href);
+    const idempotencyKey = c.req.valid("header")["idempotency-key"];
+    const { task, replayed } = await createTaskResult(c.var, c.req.valid("json"), { idempotencyKey });
+    c.header("Location", taskUrl(c, task.id));
+    c.header("ETag", etagOf(task));
+    if (replayed) c.header("Idempotent-Replayed", "true");
     return c.json(task, 201);
   });
 
-  app.openapi(getTaskRoute, async (c) => c.json(await getTask(c.var, c.req.valid("param").id), 200));
+  app.openapi(getTaskRoute, async (c) => {
+    const task = await getTask(c.var, c.req.valid("param").id);
+    c.header("ETag", etagOf(task));
+    return c.json(task, 200);
+  });
 
   app.openapi(updateTaskRoute, async (c) => {
-    const { task } = await updateTask(c.var, c.req.valid("param").id, c.req.valid("json"));
+    const ifMatch = c.req.valid("header")["if-match"];
+    const { task, next } = await updateTask(c.var, c.req.valid("param").id, c.req.valid("json"), { ifMatch });
+    c.header("ETag", etagOf(task));
+    if (next) c.header("Link", `<${new URL(taskUrl(c, next.id)).pathname}>; rel="next-occurrence"`);
     return c.json(task, 200);
   });
 
   app.openapi(deleteTaskRoute, async (c) => {
-    await deleteTask(c.var, c.req.valid("param").id);
+    await deleteTask(c.var, c.req.valid("param").id, { ifMatch: c.req.valid("header")["if-match"] });
     return c.body(null, 204);
   });
 }

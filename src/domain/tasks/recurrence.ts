@@ -1,0 +1,67 @@
+import { RRule } from "rrule";
+import { floatingDate, floatingMidnight, formatInZone, fromFloating, toFloating } from "./wall-clock";
+
+/**
+ * The next occurrence of a repeating task, computed by rrule on floating (wall-clock) times
+ * in the account's time zone, so "every day at 09:00" stays at 09:00 local across DST changes.
+ *
+ * - The base is the task's `due`; without one, the completion day (in the time zone).
+ * - An all-day `due` (YYYY-MM-DD) recurs by calendar date and stays all-day.
+ * - A date-time `due` recurs at the same local wall-clock time and is written back as RFC 3339
+ *   with the zone's offset on that date (e.g. +01:00 in winter, +02:00 in summer for Europe/Berlin).
+ * - `reminder` keeps the same wall-clock distance from `due` (15 minutes before stays 15 minutes before).
+ * - The completed occurrence is the first instance of the rule, as DTSTART is in RFC 5545, so
+ *   COUNT=n becomes COUNT=n-1 on the next occurrence and COUNT=1 has none. UNTIL is inclusive.
+ * - Returns null when the rule is exhausted.
+ */
+export interface RepeatingTask {
+  due?: string | null;
+  reminder?: string | null;
+  repeat: string;
+}
+
+export interface NextOccurrence {
+  due: string;
+  reminder?: string;
+  repeat: string;
+}
+
+const isDateOnly = (due: string) => /^\d{4}-\d{2}-\d{2}$/.test(due);
+
+export function nextOccurrence(task: RepeatingTask, timeZone: string, completedAt: Date): NextOccurrence | null {
+  const options = RRule.parseString(task.repeat);
+  const count = options.count ?? undefined;
+  if (count !== undefined && count <= 1) return null;
+
+  const allDay = !task.due || isDateOnly(task.due);
+  const base = !task.due
+    ? floatingMidnight(floatingDate(toFloating(completedAt.getTime(), timeZone)))
+    : allDay
+      ? floatingMidnight(task.due)
+      : toFloating(Date.parse(task.due), timeZone);
+
+  const until = untilFloating(task.repeat, timeZone);
+  const rule = new RRule({ ...options, count: null, until: null, tzid: null, dtstart: new Date(base) });
+  const next = rule.after(new Date(base), false)?.getTime();
+  if (next === undefined || (until !== undefined && next > until)) return null;
+
+  const result: NextOccurrence = {
+    due: allDay ? floatingDate(next) : formatInZone(fromFloating(next, timeZone), timeZone),
+    repeat: count === undefined ? task.repeat : task.repeat.replace(/(^|;)COUNT=\d+/, `$1COUNT=${count - 1}`),
+  };
+  if (task.reminder) {
+    const lead = toFloating(Date.parse(task.reminder), timeZone) - base;
+    result.reminder = formatInZone(fromFloating(next + lead, timeZone), timeZone);
+  }
+  return result;
+}
+
+/** UNTIL as a floating time: a date covers that whole local day, a `Z` time is converted, a bare time is local. */
+function untilFloating(repeat: string, timeZone: string): number | undefined {
+  const match = /(?:^|;)UNTIL=(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z?))?/.exec(repeat);
+  if (!match) return undefined;
+  const [, y, mo, d, h, mi, s, z] = match;
+  if (h === undefined) return Date.UTC(+y!, +mo! - 1, +d!, 23, 59, 59, 999);
+  const value = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!);
+  return z ? toFloating(value, timeZone) : value;
+}
