@@ -100,13 +100,13 @@ const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), sc
 export const TaskPatch = z
   .strictObject({
     title: Title.optional(),
-    listId: clearable(ListId).optional().meta({ description: "New list id, or \"\" to remove the task from its list." }),
+    listId: clearable(ListId).optional().meta({ description: "New list id, or \"\" to remove the task from its list.", example: "errands" }),
     completed: Completed.optional(),
     important: Important.optional(),
-    due: clearable(Due).optional().meta({ description: "New due value, or \"\" to clear it." }),
+    due: clearable(Due).optional().meta({ description: "New due value, or \"\" to clear it.", example: "2026-12-24" }),
     reminder: Reminder.nullable().optional().meta({ description: "New reminder, or null to clear it." }),
-    repeat: clearable(Repeat).optional().meta({ description: "New RRULE, or \"\" to stop repeating." }),
-    notes: clearable(Notes).optional().meta({ description: "New notes, or \"\" to clear them." }),
+    repeat: clearable(Repeat).optional().meta({ description: "New RRULE, or \"\" to stop repeating.", example: "FREQ=MONTHLY;BYMONTHDAY=1" }),
+    notes: clearable(Notes).optional().meta({ description: "New notes, or \"\" to clear them.", example: "Bring two photos." }),
   })
   .meta({
     id: "TaskPatch",

@@ -18,7 +18,7 @@ const authErrors = ["unauthorized", "max_required"] as const;
 
 const TaskCollection = z
   .object({
-    data: z.array(Task),
+    data: z.array(Task).meta({ description: "The tasks of this page (all matching tasks without `limit`)." }),
     meta: z.object({
       count: z.number().int().meta({ description: "Number of tasks in `data`.", example: 1 }),
       serverTime: z.string().meta({
@@ -26,10 +26,13 @@ const TaskCollection = z
         example: "2026-11-22T10:15:30.123Z",
       }),
       deleted: z.array(Tombstone).optional().meta({ description: "With `since`: tasks deleted at or after it." }),
-      nextCursor: z.string().optional().meta({ description: "With `limit`: pass as `cursor` for the next page; absent on the last page." }),
-    }),
+      nextCursor: z.string().optional().meta({
+        description: "With `limit`: pass as `cursor` for the next page; absent on the last page.",
+        example: "WyJ2MiIsIjAxOTM3YzRlLThhMmItN2MzZC05ZTRmLTVhNmI3YzhkOWUwZiIsIjIwMjYtMTEtMjJUMTA6MTU6MzAuMTIzWiJd",
+      }),
+    }).meta({ description: "About the list: size, server clock, paging and deletions." }),
   })
-  .openapi("TaskCollection");
+  .openapi("TaskCollection", { description: "A list of tasks with its metadata." });
 
 const ListQuery = z.object({
   since: Since.optional(),
@@ -49,7 +52,7 @@ const ListQuery = z.object({
       description: "Page size, 1 to 500. Without it, every matching task is returned in one response. With it, pages are in creation order.",
       example: 100,
     }),
-  cursor: z.string().max(1000).optional().openapi({ description: "`meta.nextCursor` of the previous page." }),
+  cursor: z.string().max(1000).optional().openapi({ description: "`meta.nextCursor` of the previous page, unchanged.", example: "WyJ2MiIsIjAxOTM3YzRlLThhMmItN2MzZC05ZTRmLTVhNmI3YzhkOWUwZiIsIjIwMjYtMTEtMjJUMTA6MTU6MzAuMTIzWiJd" }),
 });
 
 const IdParam = z.object({ id: TaskId.openapi({ param: { name: "id", in: "path" } }) });
