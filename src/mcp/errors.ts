@@ -1,5 +1,6 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { AppError, type ErrorCode, isAppError } from "../domain/errors";
+import { toAppError } from "../app";
+import type { ErrorCode } from "../domain/errors";
 
 /**
  * The one rendering of domain errors for MCP. Errors the model can act on (fix an argument,
@@ -7,7 +8,15 @@ import { AppError, type ErrorCode, isAppError } from "../domain/errors";
  * so the model sees them; everything else is a protocol error with a generic message.
  * Neither carries a stack trace, a key or SQL.
  */
-const modelFixable = new Set<ErrorCode>(["validation_failed", "task_not_found", "pack_not_found", "max_required", "sync_expired"]);
+const modelFixable = new Set<ErrorCode>([
+  "validation_failed",
+  "task_not_found",
+  "pack_not_found",
+  "max_required",
+  "sync_expired",
+  "idempotency_key_reused",
+  "idempotency_in_progress",
+]);
 
 /** What the model should do next, per code. */
 const hints: Partial<Record<ErrorCode, string>> = {
@@ -15,6 +24,8 @@ const hints: Partial<Record<ErrorCode, string>> = {
   task_not_found: "Call list_tasks to find the task's current id.",
   max_required: "Tell the user that task tools need an active Max membership and where to upgrade; do not retry until they have.",
   sync_expired: "Call list_tasks again without `since` for a full list.",
+  idempotency_key_reused: "Use a new clientRequestId for a different task.",
+  idempotency_in_progress: "The first call with this clientRequestId is still running; retry the same call in a moment.",
 };
 
 export interface ToolErrorContext {
@@ -41,11 +52,4 @@ export function toolError(e: unknown, ctx: ToolErrorContext): CallToolResult {
   const fields = error.errors?.length ? ` Fields: ${error.errors.map((f) => `${f.path || "(arguments)"}: ${f.message}`).join("; ")}.` : "";
   const text = `${error.code}: ${error.detail}${fields}${upgradeUrl ? ` Upgrade at ${upgradeUrl}` : ""}`;
   return { isError: true, content: [{ type: "text", text }], structuredContent: body };
-}
-
-function toAppError(e: unknown): AppError {
-  if (isAppError(e)) return e;
-  // Name and message only: arguments can hold the user's data.
-  console.error("mcp tool failed", e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-  return new AppError("internal", "Something went wrong on our side.");
 }

@@ -1,10 +1,13 @@
-import { type AuthInfo, localhostAllowedOrigins, validateOriginHeader } from "@modelcontextprotocol/server";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
+import { toAppError } from "../app";
 import { createDb } from "../db/client";
 import { authenticateApiKey } from "../domain/api-keys/service";
-import { AppError, isAppError } from "../domain/errors";
+import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
+import { originAllowedFor } from "../http/cors";
 import { problemResponseFor } from "../http/problem";
+import { failedKeyAttempt, limitApiKey, withRateHeaders } from "../http/rate-limit";
 import { createServer } from "./server";
 import type { ToolContext } from "./tools";
 
@@ -19,7 +22,7 @@ const mcp = createMcpHandler(({ authInfo }) => createServer(toolContextOf(authIn
   route: MCP_PATH,
   // Origins are checked in handleMcp, before authentication, against the configurable allowlist.
   allowedOriginHostnames: "*",
-  corsOptions: { exposeHeaders: "mcp-session-id, WWW-Authenticate" },
+  corsOptions: { exposeHeaders: "mcp-session-id, WWW-Authenticate, RateLimit, RateLimit-Policy" },
 });
 
 function toolContextOf(authInfo: AuthInfo | undefined): ToolContext {
@@ -29,48 +32,46 @@ function toolContextOf(authInfo: AuthInfo | undefined): ToolContext {
   return ctx;
 }
 
-/** Browser pages may only call /mcp from localhost, this host, or a hostname in ALLOWED_ORIGINS. */
+/**
+ * Browser pages may call /mcp from this site, a hostname in ALLOWED_ORIGINS, or localhost pages
+ * when the Worker runs on localhost (wrangler dev): the same rule as the REST task routes.
+ * Requests without Origin (every non-browser client) pass.
+ */
 export function originAllowed(request: Request, env: Env): boolean {
-  const configured = env.ALLOWED_ORIGINS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
-  const allowed = [...localhostAllowedOrigins(), new URL(request.url).hostname, ...configured];
-  // A missing Origin (every non-browser client) passes; a malformed or opaque one does not.
-  return validateOriginHeader(request.headers.get("origin"), allowed).ok;
+  const origin = request.headers.get("origin");
+  return origin === null || originAllowedFor(origin, request.url, env.ALLOWED_ORIGINS ?? "");
 }
 
 // Error answers carry CORS headers too, so a browser client can read a 401 and ask for a key.
 const corsOnErrors = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "WWW-Authenticate",
+  "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After",
 };
 
-const problem = (request: Request, error: AppError) => problemResponseFor(request.url, error, corsOnErrors);
-
 export async function handleMcp(request: Request, env: Env, executionCtx: ExecutionContext): Promise<Response> {
+  try {
+    return await serve(request, env, executionCtx);
+  } catch (e) {
+    return problemResponseFor(request.url, toAppError(e), corsOnErrors);
+  }
+}
+
+/** Origin, then the key (same rules and limits as REST), then the SDK: a refused request costs nothing. */
+async function serve(request: Request, env: Env, executionCtx: ExecutionContext): Promise<Response> {
   if (!originAllowed(request, env)) {
-    return problem(request, new AppError("forbidden_origin", "This Origin may not call the MCP endpoint."));
+    throw new AppError("forbidden_origin", "This Origin may not call the MCP endpoint. Ask the operator to add it to ALLOWED_ORIGINS.");
   }
   // CORS preflights carry no credentials; the SDK handler answers them.
   if (request.method === "OPTIONS") return mcp.fetch(request);
 
   const db = createDb(env.DB);
-  let authenticated: Awaited<ReturnType<typeof authenticateApiKey>>;
-  try {
-    // Same rule as the REST task routes, on every request: revocations and lapses apply at once.
-    authenticated = await authenticateApiKey(db, bearerFromHeader(request.headers.get("authorization")));
-  } catch (e) {
-    if (isAppError(e)) return problem(request, e);
-    console.error("mcp authentication failed", e instanceof Error ? `${e.name}: ${e.message}` : String(e));
-    return problem(request, new AppError("internal", "Something went wrong on our side. Try again later."));
-  }
-  const { actor, touch } = authenticated;
+  const key = bearerFromHeader(request.headers.get("authorization"));
+  // Runs on every request, no cache: a revoked key or a lapsed membership applies at once.
+  const { actor, touch } = await authenticateApiKey(db, key).catch((e) => failedKeyAttempt(env, request, e));
   if (touch) executionCtx.waitUntil(touch().catch(() => undefined));
+  const rateHeaders = await limitApiKey(env, actor.keyId ?? actor.accountId);
 
   const toolContext: ToolContext = { db, actor, assets: env.ASSETS, origin: new URL(request.url).origin };
-  const authInfo: AuthInfo = {
-    token: bearerFromHeader(request.headers.get("authorization"))!,
-    clientId: actor.keyId ?? actor.accountId,
-    scopes: [],
-    extra: { toolContext },
-  };
-  return mcp.fetch(request, { authInfo });
+  const authInfo: AuthInfo = { token: key!, clientId: actor.keyId ?? actor.accountId, scopes: [], extra: { toolContext } };
+  return withRateHeaders(await mcp.fetch(request, { authInfo }), rateHeaders);
 }

@@ -4,7 +4,7 @@ import type { ServiceContext } from "../domain/context";
 import { listPacks } from "../domain/calendars/catalogue";
 import { CalendarManifestEntry, PackFilter } from "../domain/calendars/schemas";
 import { completeTask, createTask, listTasks } from "../domain/tasks/service";
-import { Completed, ListId, Since, Task, TaskId, TaskInput, Timestamp, Tombstone } from "../domain/tasks/schemas";
+import { Completed, IdempotencyKey, ListId, Since, Task, TaskId, TaskInput, Timestamp, Tombstone } from "../domain/tasks/schemas";
 
 /**
  * The four MCP tools as plain descriptors. Each validates with the shared zod schemas and
@@ -89,14 +89,17 @@ export const createTaskTool = defineTool({
   name: "create_task",
   title: "Create a task",
   description: [
-    "Creates a task in the user's account and returns it with its `id`. Use it when the user asks to add, note or schedule something to do. Each call creates a new task, so do not retry a call that succeeded.",
+    "Creates a task in the user's account and returns it with its `id`. Use it when the user asks to add, note or schedule something to do. Each call creates a new task, so do not retry a call that succeeded. To retry safely after a timeout, send a `clientRequestId` (e.g. a UUID) and reuse it on the retry: within 24 hours the same id with the same fields returns the first task instead of creating another; the same id with other fields is refused (`idempotency_key_reused`).",
     "`title` is required: 1 to 500 characters, not only spaces. `notes`: at most 20000 characters. `due`: `YYYY-MM-DD` for an all-day task, or an RFC 3339 date-time with offset (`2026-12-24T09:00:00+01:00`). `reminder`: RFC 3339 date-time with offset. `repeat`: an RFC 5545 RRULE without the `RRULE:` prefix (`FREQ=WEEKLY;BYDAY=MO`). `listId`: 1 to 100 of `[A-Za-z0-9_-]`. `important`: boolean. No other fields are accepted.",
   ].join(" "),
-  input: z.strictObject(TaskInput.shape).meta({ description: "The new task." }),
+  input: z
+    .strictObject({ ...TaskInput.shape, clientRequestId: IdempotencyKey.optional() })
+    .meta({ description: "The new task, and optionally a `clientRequestId` that makes retries safe." }),
   output: z.object({ task: ToolTask.meta({ description: "The created task." }) }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
-    return { task: await createTask(ctx, input) };
+    const { clientRequestId, ...task } = input;
+    return { task: await createTask(ctx, task, { idempotencyKey: clientRequestId }) };
   },
 });
 

@@ -63,6 +63,23 @@ describe("create_task", () => {
     expect(error.errors[0].message).toContain("completed");
   });
 
+  it("creates one task for two calls with the same clientRequestId, and returns the first", async () => {
+    const { user, client } = await maxClient();
+    const args = { title: "Pay rent", clientRequestId: crypto.randomUUID() };
+    const first = await callOk(client, "create_task", args);
+    const retry = await callOk(client, "create_task", args);
+    expect(retry.task).toEqual(first.task);
+    expect((await json(await call("/api/v1/tasks", { token: user.key }))).data).toHaveLength(1);
+  });
+
+  it("refuses a clientRequestId reused for different fields", async () => {
+    const { client } = await maxClient();
+    const clientRequestId = crypto.randomUUID();
+    await callOk(client, "create_task", { title: "one", clientRequestId });
+    const { error } = await toolError(client, "create_task", { title: "two", clientRequestId });
+    expect(error.code).toBe("idempotency_key_reused");
+  });
+
   it("counts the 500-character limit in code points, as REST does", async () => {
     const { client } = await maxClient();
     const { task } = await callOk(client, "create_task", { title: "😀".repeat(500) });
@@ -156,6 +173,17 @@ describe("complete_task", () => {
     expect(second.task).toEqual(first.task);
   });
 
+  it("returns the next occurrence of a repeating task as `next`, and only for repeating tasks", async () => {
+    const { client } = await maxClient();
+    const { task: weekly } = await callOk(client, "create_task", { title: "Gym", due: "2026-11-23", repeat: "FREQ=WEEKLY;BYDAY=MO" });
+    const done = await callOk(client, "complete_task", { id: weekly.id });
+    expect(done.task.completed).toBe(true);
+    expect(done.next).toMatchObject({ title: "Gym", completed: false, due: "2026-11-30", repeat: "FREQ=WEEKLY;BYDAY=MO" });
+    expect(done.next.id).not.toBe(weekly.id);
+    const { task: once } = await callOk(client, "create_task", { title: "Once" });
+    expect(await callOk(client, "complete_task", { id: once.id })).not.toHaveProperty("next");
+  });
+
   it("reports an unknown id as task_not_found", async () => {
     const { client } = await maxClient();
     const { error, text } = await toolError(client, "complete_task", { id: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f" });
@@ -218,6 +246,7 @@ describe("structured results", () => {
       ["list_tasks", await callOk(client, "list_tasks", { limit: 1 })],
       ["list_tasks", await callOk(client, "list_tasks", { since: created.task.updatedAt })],
       ["complete_task", await callOk(client, "complete_task", { id: created.task.id })],
+      ["complete_task", await callOk(client, "complete_task", { id: (await callOk(client, "create_task", { title: "r", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id })],
       ["list_calendar_packs", await callOk(client, "list_calendar_packs", { country: "DE" })],
     ];
     for (const [name, content] of results) {

@@ -53,7 +53,7 @@ describe("tools/list", () => {
     expect(create.additionalProperties).toBe(false);
     expect(create.properties.title.maxLength).toBe(500);
     expect(create.properties.notes.maxLength).toBe(20000);
-    expect(Object.keys(create.properties).sort()).toEqual(["due", "important", "listId", "notes", "reminder", "repeat", "title"]);
+    expect(Object.keys(create.properties).sort()).toEqual(["clientRequestId", "due", "important", "listId", "notes", "reminder", "repeat", "title"]);
     const list = tool("list_tasks").inputSchema as any;
     expect(list.properties.limit).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
     expect(Object.keys(list.properties).sort()).toEqual(["completed", "cursor", "limit", "listId", "since"]);

@@ -1,6 +1,7 @@
-import { env } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { originAllowed } from "../../src/mcp/handler";
+import { handleMcp, originAllowed } from "../../src/mcp/handler";
 import { call, createKey, grant, json, maxUser, signUp } from "../helpers";
 import { MCP_HEADERS, mcpClient, rpc, rpcResult } from "./client";
 
@@ -124,18 +125,30 @@ describe("MCP Origin check", () => {
     expect((await rpc(toolsList, { token: user.key, headers: { Origin: "null" } })).status).toBe(403);
   });
 
-  it("allows localhost origins, the service's own origin, and clients that send no Origin", async () => {
+  it("allows the service's own origin and clients that send no Origin", async () => {
     const user = await maxUser();
-    for (const origin of ["http://localhost:6274", "http://127.0.0.1:5173", "http://example.com"]) {
-      const response = await rpc(toolsList, { token: user.key, headers: { Origin: origin } });
-      expect(response.status, origin).toBe(200);
-    }
+    expect((await rpc(toolsList, { token: user.key, headers: { Origin: "http://example.com" } })).status).toBe(200);
+    expect((await rpc(toolsList, { token: user.key })).status).toBe(200);
+  });
+
+  it("allows localhost pages only while the Worker itself runs on localhost (development)", async () => {
+    const user = await maxUser();
+    const headers = { ...MCP_HEADERS, "Content-Type": "application/json", Authorization: `Bearer ${user.key}`, Origin: "http://localhost:6274" };
+    const body = JSON.stringify(toolsList);
+    const local = await exports.default.fetch(
+      new Request("http://localhost:8787/mcp", { method: "POST", headers: { ...headers, Host: "localhost:8787" }, body }),
+    );
+    expect(local.status).toBe(200);
+    const deployed = await exports.default.fetch(
+      new Request("https://todo.example.com/mcp", { method: "POST", headers: { ...headers, Host: "todo.example.com" }, body }),
+    );
+    expect(deployed.status).toBe(403);
   });
 
   it("answers a CORS preflight from an allowed origin without credentials", async () => {
     const response = await call("/mcp", {
       method: "OPTIONS",
-      headers: { Origin: "http://localhost:6274", "Access-Control-Request-Method": "POST", ...MCP_HEADERS },
+      headers: { Origin: "http://example.com", "Access-Control-Request-Method": "POST", ...MCP_HEADERS },
     });
     expect(response.status).toBeLessThan(300);
     expect(response.headers.get("access-control-allow-headers")).toMatch(/authorization/i);
@@ -148,6 +161,44 @@ describe("MCP Origin check", () => {
     expect(originAllowed(request("https://chat.example.net:8443"), withVar)).toBe(true);
     expect(originAllowed(request("https://evil.example.org"), withVar)).toBe(false);
     expect(originAllowed(request("https://app.example.org"), { ...env, ALLOWED_ORIGINS: "" })).toBe(false);
+  });
+});
+
+describe("MCP rate limits (the REST task routes' limits)", () => {
+  const limited = { ...env, RATE_LIMITS: "on" };
+  async function send(token: string | undefined, ip: string) {
+    const headers: Record<string, string> = { ...MCP_HEADERS, "Content-Type": "application/json", "CF-Connecting-IP": ip };
+    if (token) headers.Authorization = `Bearer ${token}`;
+    const ctx = createExecutionContext();
+    const response = await handleMcp(new Request("http://example.com/mcp", { method: "POST", headers, body: JSON.stringify(toolsList) }), limited, ctx);
+    await waitOnExecutionContext(ctx);
+    return response;
+  }
+
+  it("answers 429 with Retry-After once a key has used its 120 requests per minute", { timeout: 30_000 }, async () => {
+    const user = await maxUser();
+    const ip = `203.0.113.${Math.floor(Math.random() * 250)}`;
+    // Windows are aligned to the clock: start in a fresh one if this one is nearly over.
+    const left = 60 - ((Date.now() / 1000) % 60);
+    if (left < 8) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 50));
+    const first = await send(user.key, ip);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-policy")).toContain("q=120");
+    let last = first;
+    for (let i = 1; i <= 120 && last.status === 200; i++) last = await send(user.key, ip);
+    expect(last.status).toBe(429);
+    expect(Number(last.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await json(last)).code).toBe("rate_limited");
+  });
+
+  it("turns repeated bad keys from one IP into 429", async () => {
+    const ip = `198.51.100.${Math.floor(Math.random() * 250)}`;
+    const left = 60 - ((Date.now() / 1000) % 60);
+    if (left < 3) await new Promise((resolve) => setTimeout(resolve, left * 1000 + 50));
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await send(`todo_live_${"B".repeat(43)}`, ip)).status);
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
   });
 });
 
