@@ -39,3 +39,67 @@ export async function atWindowStart(needed: number, window = 60) {
 }
 
 export const PROBLEM_CODES: ReadonlySet<string> = new Set(errorCodes);
+
+/** How the wrapped D1 misbehaves; change the fields between requests. */
+export interface FaultPlan {
+  /** Statements whose SQL this matches throw `message` instead of running. */
+  failWhen?: (sql: string) => boolean;
+  /** Batches with at least this many statements get statement number `batchFailAt` (0-based) replaced by one that fails inside D1. */
+  batchFailAt?: number;
+  message?: string;
+  /** Counts what reached the fault. */
+  injected: number;
+}
+
+const INJECTED_SQL = "INSERT INTO __injected_fault__ VALUES (1)";
+
+/**
+ * A D1 binding that fails on demand. `failWhen` throws before the statement reaches D1, with
+ * the messages D1 uses in production; `batchFailAt` makes the real D1 run a batch whose k-th
+ * statement fails, so the test observes D1's own rollback of the statements before it.
+ */
+export function faultyD1(real: D1Database, plan: FaultPlan): D1Database {
+  const check = (sql: string) => {
+    if (plan.failWhen?.(sql)) {
+      plan.injected++;
+      throw new Error(plan.message ?? "D1_ERROR: Network connection lost.");
+    }
+  };
+  /** Runs `f` unless the plan says this statement fails. */
+  const guarded = <T>(sql: string, f: () => Promise<T>): Promise<T> => {
+    check(sql);
+    return f();
+  };
+  const wrap = (statement: D1PreparedStatement, sql: string): D1PreparedStatement =>
+    Object.assign(Object.create(null), {
+      inner: statement,
+      sql,
+      bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
+      first: (column?: string) => guarded(sql, () => (column === undefined ? statement.first() : statement.first(column))),
+      all: () => guarded(sql, () => statement.all()),
+      run: () => guarded(sql, () => statement.run()),
+      raw: (options?: { columnNames?: boolean }) => guarded(sql, () => statement.raw(options as { columnNames: true })),
+    }) as D1PreparedStatement;
+  const unwrap = (s: D1PreparedStatement) => (s as unknown as { inner?: D1PreparedStatement }).inner ?? s;
+  const sqlOf = (s: D1PreparedStatement) => (s as unknown as { sql?: string }).sql ?? "";
+  return {
+    prepare: (sql: string) => wrap(real.prepare(sql), sql),
+    batch: async (statements: D1PreparedStatement[]) => {
+      for (const s of statements) check(sqlOf(s));
+      const inner = statements.map(unwrap);
+      if (plan.batchFailAt !== undefined && plan.batchFailAt < inner.length) {
+        plan.injected++;
+        inner[plan.batchFailAt] = real.prepare(INJECTED_SQL);
+      }
+      return real.batch(inner);
+    },
+    exec: (sql: string) => guarded(sql, () => real.exec(sql)),
+    dump: () => real.dump(),
+    withSession: () => {
+      throw new Error("withSession is not used by the app");
+    },
+  } as unknown as D1Database;
+}
+
+/** The real Worker with a faulty D1 and rate limits as in the suite (off). */
+export const withFaults = (plan: FaultPlan) => (path: string, options: CallOptions = {}) => callWith({ DB: faultyD1(env.DB, plan) }, path, options);
