@@ -5,7 +5,7 @@
 //
 // Exits non-zero only on errors (setup failure, a non-expected status or a socket error under
 // load), never on a timing: targets are reported, not enforced. See bench/README.md.
-//   BENCH_DURATION  seconds per measured run (default 5)
+//   BENCH_DURATION  seconds per row and connection count, run as that many 1 s slices (default 5)
 //   BENCH_WARMUP    seconds of unrecorded warm-up before each row (default 1)
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -17,7 +17,7 @@ import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
 
 const root = resolve(import.meta.dirname, "..");
-const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const DURATION = Math.max(1, Math.round(Number(process.env.BENCH_DURATION ?? 5)));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const CONNECTIONS = [1, 10];
 const BASELINE = "b";
@@ -143,42 +143,41 @@ function mcpMessage(text) {
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const round = (x, digits = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits)));
 
-function load(row, connections, seconds, record) {
-  const latencies = [];
-  const statuses = {};
-  let errors = 0;
+/** One autocannon run; returns the raw samples so that slices of one row can be merged. */
+function load(row, connections, seconds) {
+  const sample = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
   const started = performance.now();
-  const instance = autocannon({
-    url: base + row.path,
-    method: row.method,
-    headers: row.headers,
-    body: row.body,
-    connections,
-    duration: seconds,
-    timeout: 10,
+  const instance = autocannon({ url: base + row.path, method: row.method, headers: row.headers, body: row.body, connections, duration: seconds, timeout: 10 });
+  // autocannon's histogram keeps whole milliseconds; these are the exact response times.
+  instance.on("response", (_client, status, _bytes, ms) => {
+    sample.latencies.push(ms);
+    sample.statuses[status] = (sample.statuses[status] ?? 0) + 1;
   });
-  if (record) {
-    // autocannon's histogram keeps whole milliseconds; these are the exact response times.
-    instance.on("response", (_client, status, _bytes, ms) => {
-      latencies.push(ms);
-      statuses[status] = (statuses[status] ?? 0) + 1;
-    });
-    instance.on("reqError", () => errors++);
-  }
+  instance.on("reqError", () => sample.errors++);
   return instance.then((result) => {
-    const elapsed = (performance.now() - started) / 1000;
-    latencies.sort((x, y) => x - y);
-    const unexpected = Object.entries(statuses).filter(([s]) => Number(s) !== row.expect).reduce((n, [, c]) => n + c, 0);
-    return {
-      requests: latencies.length,
-      rps: round(latencies.length / elapsed, 1),
-      p50: round(percentile(latencies, 50)),
-      p99: round(percentile(latencies, 99)),
-      statuses,
-      unexpected,
-      errors: errors + result.timeouts,
-    };
+    sample.elapsed = (performance.now() - started) / 1000;
+    sample.errors += result.timeouts;
+    return sample;
   });
+}
+
+function summarize(row, slices) {
+  const latencies = slices.flatMap((s) => s.latencies).sort((x, y) => x - y);
+  const statuses = {};
+  for (const s of slices) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  const elapsed = slices.reduce((t, s) => t + s.elapsed, 0);
+  const unexpected = Object.entries(statuses).filter(([code]) => Number(code) !== row.expect).reduce((n, [, c]) => n + c, 0);
+  return {
+    requests: latencies.length,
+    rps: round(latencies.length / elapsed, 1),
+    p50: round(percentile(latencies, 50)),
+    p99: round(percentile(latencies, 99)),
+    // Throughput of each 1 s slice: their spread shows how steady the machine was.
+    sliceRps: slices.map((s) => round(s.latencies.length / s.elapsed, 1)),
+    statuses,
+    unexpected,
+    errors: slices.reduce((n, s) => n + s.errors, 0),
+  };
 }
 
 // ---------------------------------------------------------------- main
@@ -233,8 +232,6 @@ const rows = [
   { id: "mcpCreate", label: "MCP tools/call create_task", method: "POST", path: "/mcp", headers: mcpHeaders(keyWrite), body: toolCall("create_task", { title: "Bench task via MCP" }), expect: 200, mcp: true },
   { id: "pack", label: `GET /api/v1/calendars/${packId}`, method: "GET", path: `/api/v1/calendars/${packId}`, expect: 200 },
   { id: "pack304", label: `GET /api/v1/calendars/${packId} (If-None-Match → 304)`, method: "GET", path: `/api/v1/calendars/${packId}`, headers: etag ? { "if-none-match": etag } : {}, expect: 304, needsEtag: true },
-  // Baseline (b) again at the end: how far the machine drifted while the rows above ran.
-  { id: "bEnd", label: "(b) again, at the end — drift check", method: "GET", path: "/_bench/d1", expect: 200 },
 ];
 
 /** One request before the load: a 404 means the route has not landed yet; any other surprise is an error. */
@@ -261,9 +258,19 @@ for (const row of rows) {
   row.status = "ok";
   row.responseBytes = check.bytes;
   row.runs = {};
-  if (WARMUP > 0) await load(row, 10, WARMUP, false);
-  for (const c of CONNECTIONS) {
-    const r = await load(row, c, DURATION, true);
+  if (WARMUP > 0) await load(row, 10, WARMUP);
+}
+
+// Rows take turns in 1 s slices, so a machine that slows down mid-run (other processes, thermal limits)
+// slows every row alike and the ratios between rows hold.
+const active = rows.filter((row) => row.status === "ok");
+for (const c of CONNECTIONS) {
+  const slices = new Map(active.map((row) => [row, []]));
+  for (let round = 0; round < DURATION; round++) {
+    for (const row of active) slices.get(row).push(await load(row, c, 1));
+  }
+  for (const row of active) {
+    const r = summarize(row, slices.get(row));
     row.runs[c] = r;
     if (r.unexpected || r.errors) problems.push(`${row.label} @${c}: ${r.unexpected} unexpected statuses ${JSON.stringify(r.statuses)}, ${r.errors} errors`);
     console.log(`${row.label} @${c}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
@@ -335,7 +342,12 @@ const machine = {
 };
 console.log(`\nMachine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, wrangler ${machine.wrangler}, autocannon ${machine.autocannon}`);
 console.log(`Load average at start ${machine.loadAverage.start.join(" ")}, at end ${machine.loadAverage.end.join(" ")} (other processes share these cores)`);
-console.log(`Each row: ${WARMUP} s warm-up at 10 connections, then ${DURATION} s at each of ${CONNECTIONS.join(" and ")} connections. Latencies in ms.\n`);
+console.log(`Each row: ${WARMUP} s warm-up at 10 connections, then ${DURATION} × 1 s at each of ${CONNECTIONS.join(" and ")} connections, rows taking turns. Latencies in ms.`);
+for (const c of CONNECTIONS) {
+  const slices = byId[BASELINE].runs?.[c]?.sliceRps;
+  if (slices) console.log(`Noise: baseline (b) per-second throughput @${c} ranged ${Math.min(...slices)}–${Math.max(...slices)} req/s.`);
+}
+console.log("");
 console.log(lines.join("\n"));
 
 mkdirSync(join(root, "bench"), { recursive: true });
