@@ -42,8 +42,12 @@ export function originAllowed(request: Request, env: Env): boolean {
   return origin === null || originAllowedFor(origin, request.url, env.ALLOWED_ORIGINS ?? "");
 }
 
+// The baseline header of every other route (src/http/security-headers.ts).
+const NOSNIFF = { "X-Content-Type-Options": "nosniff" };
+
 // Error answers carry CORS headers too, so a browser client can read a 401 and ask for a key.
 const corsOnErrors = {
+  ...NOSNIFF,
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After",
 };
@@ -73,5 +77,5 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
 
   const toolContext: ToolContext = { db, actor, assets: env.ASSETS, origin: new URL(request.url).origin };
   const authInfo: AuthInfo = { token: key!, clientId: actor.keyId ?? actor.accountId, scopes: [], extra: { toolContext } };
-  return withRateHeaders(await mcp.fetch(request, { authInfo }), rateHeaders);
+  return withRateHeaders(await mcp.fetch(request, { authInfo }), { ...rateHeaders, ...NOSNIFF });
 }

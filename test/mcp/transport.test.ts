@@ -11,6 +11,7 @@ async function expectUnauthorized(response: Response, secret?: string) {
   expect(response.status).toBe(401);
   expect(response.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
   expect(response.headers.get("content-type")).toBe("application/problem+json");
+  expect(response.headers.get("x-content-type-options")).toBe("nosniff");
   const text = await response.text();
   expect(JSON.parse(text).code).toBe("unauthorized");
   if (secret) expect(text).not.toContain(secret);
@@ -21,6 +22,7 @@ describe("MCP transport", () => {
     const user = await maxUser();
     const response = await rpc(toolsList, { token: user.key });
     expect(response.status).toBe(200);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     const body = await rpcResult(response);
     expect(body.id).toBe(1);
     expect(body.result.tools).toHaveLength(4);
