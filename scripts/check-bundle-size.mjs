@@ -19,13 +19,16 @@ try {
 } catch {
   names = [];
 }
-const main = names.find((name) => name === "index.js");
-if (!main) {
+if (!names.includes("index.js")) {
   console.error(`No bundle in ${dir}: run \`npm run build\` first.`);
   process.exit(1);
 }
+// wrangler does not empty dist/: a module is part of this build only if the entry imports it by name.
+const entry = readFileSync(join(dir, "index.js"), "latin1");
+const stale = names.filter((name) => name !== "index.js" && !entry.includes(`"./${name}"`));
+if (stale.length) console.log(`Ignoring files no longer imported by index.js: ${stale.join(", ")}`);
 // wrangler puts the entry module first.
-names = [main, ...names.filter((name) => name !== main).sort()];
+names = ["index.js", ...names.filter((name) => name !== "index.js" && !stale.includes(name)).sort()];
 
 const kib = (bytes) => `${(bytes / 1024).toFixed(2)} KiB`;
 const files = names.map((name) => ({ name, bytes: readFileSync(join(dir, name)) }));
