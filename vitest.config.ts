@@ -17,6 +17,8 @@ export default defineConfig(async () => {
             RATE_LIMITS: "off",
             // Generated inputs per endpoint and MCP tool in test/hardening/fuzz.test.ts: FUZZ_RUNS=5000 npm test.
             FUZZ_RUNS: process.env.FUZZ_RUNS ?? "200",
+            // Replays one fuzz run: the seed is printed with the totals.
+            ...(process.env.FUZZ_SEED ? { FUZZ_SEED: process.env.FUZZ_SEED } : {}),
           },
           // Tests in workerd cannot read the repository: Miniflare reads these files' bytes from disk,
           // so test/entry-points can check that the Worker serves them byte-identical.
