@@ -47,7 +47,7 @@ export const listTasksTool = defineTool({
   name: "list_tasks",
   title: "List tasks",
   description: [
-    "Lists the user's tasks, oldest change first. Use it to see what is on the user's list, to find a task's `id` before completing it, or to sync changes.",
+    "Lists the user's tasks in creation order. Use it to see what is on the user's list, to find a task's `id` before completing it, or to sync changes.",
     "Filter with `completed` (false: open tasks only) and `listId`. Pages hold `limit` tasks (1 to 200, default 50); when `nextCursor` is present, call again with `cursor` set to it for the next page.",
     "For sync, pass a previous result's `serverTime` as `since`: you get the tasks changed at or after it and, in `deleted`, the ids of tasks deleted since.",
     taskFormats,

@@ -42,6 +42,8 @@ describe("ETag and If-Match", () => {
     expect(res.status).toBe(412);
     expect((await json(res)).code).toBe("precondition_failed");
     expect((await json(await get(user.key, task.id))).title).toBe("Someone else");
+    // An empty patch is still checked.
+    expect((await patch(user.key, task.id, {}, { "If-Match": stale })).status).toBe(412);
   });
 
   it("a stale ETag on completion of a repeating task changes nothing and creates nothing", async () => {
