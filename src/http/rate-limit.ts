@@ -131,8 +131,12 @@ export function withRateHeaders(response: Response, headers: RateHeaders): Respo
 }
 
 function setHeaders(target: Headers, headers: RateHeaders) {
-  // Several policies on one request (per IP and per email on sign-in) are listed side by side.
-  for (const [name, value] of Object.entries(headers)) target.append(name, value);
+  // Several policies on one request (per IP and per email on sign-in) are listed side by side;
+  // any other header passed along is single-valued and replaced.
+  for (const [name, value] of Object.entries(headers)) {
+    if (/^ratelimit(-policy)?$/i.test(name)) target.append(name, value);
+    else target.set(name, value);
+  }
 }
 
 const header = (description: string, example: string) => ({ description, schema: { type: "string" as const, example } });

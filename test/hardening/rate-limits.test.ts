@@ -126,6 +126,33 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     expect(right.headers.get("retry-after")).toMatch(RETRY_AFTER);
   });
 
+  it("/mcp shares the per-key budget with REST, carries the headers, and counts failed keys per IP", async () => {
+    const { quota } = RATE_POLICIES.perKey;
+    const user = await maxUser("mcp-limit");
+    const mcp = (token: string, ip?: string) =>
+      limited("/mcp", {
+        token,
+        ip,
+        headers: { Accept: "application/json, text/event-stream" },
+        body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
+      });
+    await atWindowStart(20);
+    const first = await mcp(user.key);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("ratelimit-policy")).toBe('"per-key";q=120;w=60');
+    const { statuses } = await burst(quota, () => limited("/api/v1/tasks", { token: user.key }));
+    expect(count(statuses, is2xx)).toBe(quota - 1);
+    const limitedMcp = await mcp(user.key);
+    expect(limitedMcp.status).toBe(429);
+    expect(limitedMcp.headers.get("retry-after")).toMatch(RETRY_AFTER);
+    expect((await json(limitedMcp)).code).toBe("rate_limited");
+
+    const ip = uniqueIp();
+    const failures = await burst(3 * RATE_POLICIES.perIp.quota, () => mcp(generateApiKey(), ip));
+    expect(count(failures.statuses, (s) => s === 401)).toBe(RATE_POLICIES.perIp.quota);
+    expect(count(failures.statuses, (s) => s === 429)).toBe(2 * RATE_POLICIES.perIp.quota);
+  });
+
   it("RATE_LIMITS=off turns every limiter off (benchmarks, local load tests)", async () => {
     const user = await maxUser("off");
     const statuses = new Set<number>();
