@@ -111,6 +111,14 @@ describe("nextOccurrence", () => {
     expect(nextOccurrence({ repeat: "FREQ=DAILY" }, "Europe/Berlin", late)?.due).toBe("2026-06-12");
   });
 
+  it("gives up at once on a rule that can never come back from this due", () => {
+    // 2026-06-02 is a Tuesday; every 7 days is always a Tuesday.
+    const started = Date.now();
+    expect(next("2026-06-02", "FREQ=DAILY;INTERVAL=7;BYDAY=MO")).toBeNull();
+    expect(Date.now() - started).toBeLessThan(100);
+    expect(next("2026-06-01", "FREQ=DAILY;INTERVAL=7;BYDAY=MO")?.due).toBe("2026-06-08");
+  });
+
   it("honours INTERVAL", () => {
     expect(next("2026-06-01", "FREQ=WEEKLY;INTERVAL=2")?.due).toBe("2026-06-15");
   });

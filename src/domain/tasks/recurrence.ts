@@ -1,4 +1,4 @@
-import { RRule } from "rrule";
+import { type Options, RRule } from "rrule";
 import { floatingDate, floatingMidnight, formatInZone, fromFloating, toFloating } from "./wall-clock";
 
 /**
@@ -40,6 +40,7 @@ export function nextOccurrence(task: RepeatingTask, timeZone: string, completedA
       ? floatingMidnight(task.due)
       : toFloating(Date.parse(task.due), timeZone);
 
+  if (neverAgain(options, base)) return null;
   const until = untilFloating(task.repeat, timeZone);
   const rule = new RRule({ ...options, count: null, until: null, tzid: null, dtstart: new Date(base) });
   const next = rule.after(new Date(base), false)?.getTime();
@@ -64,4 +65,17 @@ function untilFloating(repeat: string, timeZone: string): number | undefined {
   if (h === undefined) return Date.UTC(+y!, +mo! - 1, +d!, 23, 59, 59, 999);
   const value = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!);
   return z ? toFloating(value, timeZone) : value;
+}
+
+/**
+ * DAILY with an INTERVAL of whole weeks never leaves the base's weekday: if BYDAY excludes it,
+ * no instance ever follows, and rrule would only find that out after iterating to the year 9999.
+ */
+function neverAgain(options: Partial<Options>, base: number): boolean {
+  if (options.freq !== RRule.DAILY || !options.byweekday || (options.interval ?? 1) % 7 !== 0) return false;
+  const days = (Array.isArray(options.byweekday) ? options.byweekday : [options.byweekday]).map((d) =>
+    typeof d === "number" ? d : typeof d === "string" ? RRule[d].weekday : d.weekday,
+  );
+  // rrule numbers weekdays from Monday = 0; Date from Sunday = 0.
+  return !days.includes((new Date(base).getUTCDay() + 6) % 7);
 }
