@@ -49,6 +49,8 @@ function sourcesOf(country) {
   return [...new Set(urls)].sort();
 }
 
+/** Strong ETag: the first 128 bits of the body's SHA-256, base64url (as the Worker computes for dynamic bodies). */
+const etagOf = (body) => `"${createHash("sha256").update(body).digest().subarray(0, 16).toString("base64url")}"`;
 const shortHash = (text) => createHash("sha256").update(text).digest("hex").slice(0, 8);
 const utcDay = (date) => date.toISOString().slice(0, 10);
 
@@ -129,6 +131,7 @@ rmSync(outDir, { recursive: true, force: true });
 mkdirSync(join(outDir, "packs"), { recursive: true });
 
 const manifest = [];
+const etags = {};
 let bytes = 0;
 for (const pack of packs.sort((a, b) => (a.id < b.id ? -1 : 1))) {
   const entry = {
@@ -145,6 +148,7 @@ for (const pack of packs.sort((a, b) => (a.id < b.id ? -1 : 1))) {
   manifest.push(entry);
   const body = JSON.stringify({ ...entry, license, attribution, sources: pack.sources, events: pack.events });
   writeFileSync(join(outDir, "packs", `${pack.id}.json`), body);
+  etags[pack.id] = etagOf(body);
   bytes += Buffer.byteLength(body);
 }
 const manifestBody = JSON.stringify({
@@ -152,6 +156,9 @@ const manifestBody = JSON.stringify({
   meta: { count: manifest.length, generatedAt, dataVersion, license, attribution },
 });
 writeFileSync(join(outDir, "manifest.json"), manifestBody);
+// Strong ETags of the pack files, computed once here: the Worker answers a revalidation (304)
+// from this small map without reading the pack, and streams the file untouched otherwise.
+writeFileSync(join(outDir, "etags.json"), JSON.stringify(etags));
 
 mkdirSync(dirname(stampFile), { recursive: true });
 writeFileSync(stampFile, `${stamp} ${manifest.length}`);

@@ -151,6 +151,15 @@ describe("calendar delivery", () => {
     });
   }
 
+  it("serves a pack's ETag as the SHA-256 (first 128 bits) of the exact bytes it sends", async () => {
+    for (const id of ["de", "us-ca", "jp"]) {
+      const res = await call(`/api/v1/calendars/${id}`);
+      const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await res.arrayBuffer()));
+      const expected = btoa(String.fromCharCode(...digest.subarray(0, 16))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+      expect(res.headers.get("etag")).toBe(`"${expected}"`);
+    }
+  });
+
   it("gives different packs and different filters different ETags", async () => {
     const tags = await Promise.all(
       ["/api/v1/calendars/de", "/api/v1/calendars/de-by", "/api/v1/calendars", "/api/v1/calendars?country=DE"].map(

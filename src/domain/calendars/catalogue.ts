@@ -8,6 +8,8 @@ import type { CalendarManifest, CalendarManifestEntry, CalendarPack } from "./sc
  */
 export const MANIFEST_PATH = "/calendars/manifest.json";
 export const packPath = (id: string) => `/calendars/packs/${id}.json`;
+/** `{ [packId]: strong ETag of the pack file }`, written by the generator. */
+export const ETAGS_PATH = "/calendars/etags.json";
 
 // The host is ignored by the ASSETS binding; only the path selects the file.
 const ASSET_ORIGIN = "https://assets.invalid";
@@ -26,21 +28,28 @@ async function readJsonAsset<T>(assets: Fetcher, path: string): Promise<T | unde
   return (await response.json()) as T;
 }
 
-// Assets are immutable for a deployment, so one parsed manifest per binding is enough.
-const manifests = new WeakMap<Fetcher, Promise<CalendarManifest>>();
-
-export function getManifest(assets: Fetcher): Promise<CalendarManifest> {
-  let manifest = manifests.get(assets);
-  if (!manifest) {
-    manifest = readJsonAsset<CalendarManifest>(assets, MANIFEST_PATH).then((found) => {
-      if (!found) throw new AppError("unavailable", "The calendar catalogue is not available right now.", undefined, 60);
-      return found;
-    });
-    manifest.catch(() => manifests.delete(assets));
-    manifests.set(assets, manifest);
-  }
-  return manifest;
+/**
+ * Assets are immutable for a deployment, so each catalogue file is parsed once per binding
+ * (per isolate); a failed read is forgotten so the next request tries again.
+ */
+function cachedCatalogueFile<T>(path: string) {
+  const cache = new WeakMap<Fetcher, Promise<T>>();
+  return (assets: Fetcher): Promise<T> => {
+    let file = cache.get(assets);
+    if (!file) {
+      file = readJsonAsset<T>(assets, path).then((found) => {
+        if (!found) throw new AppError("unavailable", "The calendar catalogue is not available right now.", undefined, 60);
+        return found;
+      });
+      file.catch(() => cache.delete(assets));
+      cache.set(assets, file);
+    }
+    return file;
+  };
 }
+
+export const getManifest = cachedCatalogueFile<CalendarManifest>(MANIFEST_PATH);
+const getPackEtags = cachedCatalogueFile<Record<string, string>>(ETAGS_PATH);
 
 /** Case- and accent-insensitive form for name search ("Baden-Württemberg" ~ "wurttemberg"). */
 const fold = (text: string) => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
@@ -60,10 +69,28 @@ export async function listPacks(
   );
 }
 
+const packNotFound = (id: string) =>
+  new AppError("pack_not_found", `No calendar pack with id "${id}". GET /api/v1/calendars lists them.`);
+
+/** Resolves a pack id (case-insensitive) to its canonical id and the strong ETag of its stored JSON. */
+export async function findPack(assets: Fetcher, id: string): Promise<{ id: string; etag: string }> {
+  const normalized = id.toLowerCase();
+  const etag = PACK_ID.test(normalized) ? (await getPackEtags(assets))[normalized] : undefined;
+  if (!etag) throw packNotFound(id);
+  return { id: normalized, etag };
+}
+
+/** The stored JSON of a pack, byte for byte, for streaming to a client. */
+export async function readPackBody(assets: Fetcher, id: string): Promise<ReadableStream> {
+  const response = await assets.fetch(new Request(`${ASSET_ORIGIN}${packPath(id)}`));
+  if (!response.ok || !response.body) throw packNotFound(id);
+  return response.body;
+}
+
 /** One pack with its events. Ids are matched case-insensitively (`DE-BY` is `de-by`). */
 export async function getPack(assets: Fetcher, id: string): Promise<CalendarPack> {
   const normalized = id.toLowerCase();
   const pack = PACK_ID.test(normalized) ? await readJsonAsset<CalendarPack>(assets, packPath(normalized)) : undefined;
-  if (!pack) throw new AppError("pack_not_found", `No calendar pack with id "${id}". GET /api/v1/calendars lists them.`);
+  if (!pack) throw packNotFound(id);
   return pack;
 }

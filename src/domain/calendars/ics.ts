@@ -5,6 +5,9 @@ import type { CalendarEvent, CalendarPack } from "./schemas";
  * all-day VEVENTs (DTSTART/DTEND as VALUE=DATE, DTEND exclusive), the pack's stable event uids
  * as UIDs, CRLF line endings and content lines folded at 75 octets.
  */
+/** Bump when the rendered output changes for the same pack, so feed ETags change with it. */
+export const ICS_FORMAT_VERSION = 1;
+
 const CRLF = "\r\n";
 const MAX_OCTETS = 75;
 

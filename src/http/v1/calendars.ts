@@ -2,8 +2,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { cors } from "hono/cors";
 import * as z from "zod";
-import { getManifest, getPack, listPacks } from "../../domain/calendars/catalogue";
-import { dtstampOf, renderIcs } from "../../domain/calendars/ics";
+import { findPack, getManifest, getPack, listPacks, readPackBody } from "../../domain/calendars/catalogue";
+import { dtstampOf, ICS_FORMAT_VERSION, renderIcs } from "../../domain/calendars/ics";
 import { CalendarManifest, CalendarPack, PackFilter } from "../../domain/calendars/schemas";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../problem";
@@ -111,11 +111,20 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-/** 200 with the body, or 304 when the client's copy is current. */
-async function cacheable(c: Context<AppEnv>, body: string, contentType: string, extra: Record<string, string> = {}) {
-  const etag = await etagOf(body);
+/**
+ * 200 with the body, or 304 when the client's copy is current. With a known ETag the body is
+ * produced only when it is sent, so a revalidation reads and renders nothing.
+ */
+async function cacheable(
+  c: Context<AppEnv>,
+  content: { etag: string; body: () => Promise<string | ReadableStream> } | string,
+  contentType: string,
+  extra: Record<string, string> = {},
+) {
+  const etag = typeof content === "string" ? await etagOf(content) : content.etag;
   const headers = { ETag: etag, "Cache-Control": CACHE_CONTROL, ...extra };
   if (matches(c.req.header("if-none-match"), etag)) return c.body(null, 304, headers);
+  const body = typeof content === "string" ? content : await content.body();
   return c.body(body, 200, { ...headers, "Content-Type": contentType });
 }
 
@@ -141,15 +150,21 @@ export function registerCalendarRoutes(app: OpenAPIHono<AppEnv>) {
   // Registered before /calendars/{id}, which would otherwise take `de.ics` as an id.
   app.openAPIRegistry.registerPath(getCalendarPackIcsRoute);
   app.get("/calendars/:file{[^/]+\\.ics}", async (c) => {
-    const id = c.req.param("file").slice(0, -".ics".length);
-    const [pack, { meta }] = await Promise.all([getPack(c.env.ASSETS, id), getManifest(c.env.ASSETS)]);
-    return cacheable(c, renderIcs(pack, dtstampOf(meta.dataVersion)), "text/calendar; charset=utf-8", {
-      "Content-Disposition": `inline; filename="${pack.id}.ics"`,
+    const [{ id, etag }, { meta }] = await Promise.all([
+      findPack(c.env.ASSETS, c.req.param("file").slice(0, -".ics".length)),
+      getManifest(c.env.ASSETS),
+    ]);
+    // The feed is a pure function of the pack, the data version and the renderer's format.
+    const icsEtag = `"${etag.slice(1, -1)}-ics${ICS_FORMAT_VERSION}-${meta.dataVersion.replace(/[^A-Za-z0-9]/g, "_")}"`;
+    const body = async () => renderIcs(await getPack(c.env.ASSETS, id), dtstampOf(meta.dataVersion));
+    return cacheable(c, { etag: icsEtag, body }, "text/calendar; charset=utf-8", {
+      "Content-Disposition": `inline; filename="${id}.ics"`,
     });
   });
 
   app.openapi(getCalendarPackRoute, async (c) => {
-    const pack = await getPack(c.env.ASSETS, c.req.valid("param").id);
-    return cacheable(c, JSON.stringify(pack), JSON_TYPE);
+    const { id, etag } = await findPack(c.env.ASSETS, c.req.valid("param").id);
+    // The stored file is the response body: streamed as is, never parsed.
+    return cacheable(c, { etag, body: () => readPackBody(c.env.ASSETS, id) }, JSON_TYPE);
   });
 }
