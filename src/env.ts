@@ -5,6 +5,8 @@ import type { Actor } from "./domain/context";
 export interface AppVariables {
   db: Db;
   actor: Actor;
+  /** A well-formed API key's SHA-256 whose lookup is deferred into the route's own D1 batch. */
+  keyHash: string;
   sessionId: string;
 }
 

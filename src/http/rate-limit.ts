@@ -87,8 +87,8 @@ export async function consume(env: Env, policy: RatePolicy, key: string, what: s
   };
 }
 
-/** Per API key (by its id, never the secret): called right after authentication, no extra D1 round trip. */
-export const limitApiKey = (env: Env, keyId: string) => consume(env, RATE_POLICIES.perKey, keyId, "requests per API key");
+/** Per API key, by the key's SHA-256 (never the secret): counted before any D1 work. */
+export const limitApiKey = (env: Env, keyHash: string) => consume(env, RATE_POLICIES.perKey, keyHash, "requests per API key");
 
 /**
  * A failed API-key attempt counts against the caller's IP. Past the quota the answer is 429

@@ -2,7 +2,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
 import { toAppError } from "../app";
 import { createDb } from "../db/client";
-import { authenticateApiKey } from "../domain/api-keys/service";
+import { authenticateKeyHash, verifiedKeyHash } from "../domain/api-keys/service";
 import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
 import { originAllowedFor } from "../http/cors";
@@ -71,9 +71,11 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
   const db = createDb(env.DB);
   const key = bearerFromHeader(request.headers.get("authorization"));
   // Runs on every request, no cache: a revoked key or a lapsed membership applies at once.
-  const { actor, touch } = await authenticateApiKey(db, key).catch((e) => failedKeyAttempt(env, request, e));
+  const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
+  // The same per-key budget as REST, counted before any D1 work.
+  const rateHeaders = await limitApiKey(env, keyHash);
+  const { actor, touch } = await authenticateKeyHash(db, keyHash).catch((e) => failedKeyAttempt(env, request, e));
   if (touch) executionCtx.waitUntil(touch().catch(() => undefined));
-  const rateHeaders = await limitApiKey(env, actor.keyId ?? actor.accountId);
 
   const toolContext: ToolContext = { db, actor, assets: env.ASSETS, origin: new URL(request.url).origin };
   const authInfo: AuthInfo = { token: key!, clientId: actor.keyId ?? actor.accountId, scopes: [], extra: { toolContext } };

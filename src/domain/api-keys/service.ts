@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { apiKeys, nowSql } from "../../db/schema";
+import { alias } from "drizzle-orm/sqlite-core";
+import { accounts, apiKeys, memberships, nowSql } from "../../db/schema";
 import { sha256Hex } from "../crypto";
 import { AppError } from "../errors";
 import { newId } from "../ids";
@@ -77,29 +78,64 @@ export interface KeyAuthentication {
 
 const UNAUTHORIZED = "A valid API key is required: send `Authorization: Bearer todo_live_…` (create one under AI connection).";
 
-/**
- * Resolves a bearer credential to an actor, or throws `unauthorized`.
- * Runs on every request (no cache), so a revocation or a lapsed membership
- * takes effect on the very next request. Key, account and membership are one query.
- */
-export async function authenticateApiKey(db: Db, key: string | undefined): Promise<KeyAuthentication> {
+/** Format and checksum first (no database), then the SHA-256 the key is stored and looked up by. */
+export async function verifiedKeyHash(key: string | undefined): Promise<string> {
   if (!key || !hasValidApiKeyFormat(key)) throw new AppError("unauthorized", UNAUTHORIZED);
-  const keyHash = await sha256Hex(key);
-  const row = await db.get<{ keyId: string; accountId: string; timeZone: string; maxActive: number; stale: number }>(sql`
-    SELECT k.id AS keyId, k.account_id AS accountId, a.time_zone AS timeZone,
-           ${activeMaxSql("m")} AS maxActive,
-           (k.last_used_at IS NULL OR k.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')) AS stale
-    FROM api_keys k
-    JOIN accounts a ON a.id = k.account_id
-    LEFT JOIN memberships m ON m.account_id = k.account_id
-    WHERE k.key_hash = ${keyHash} AND k.revoked_at IS NULL
-      AND (k.expires_at IS NULL OR k.expires_at > ${nowSql})`);
+  return sha256Hex(key);
+}
+
+const liveKeySql = (keyHash: string) =>
+  sql`k.key_hash = ${keyHash} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${nowSql})`;
+
+/**
+ * The account a live key acts for, as a SQL subquery (NULL for a dead key). Verbs scope by it
+ * so a key check can share the verb's D1 round trip instead of costing one of its own.
+ */
+export const keyAccountSql = (keyHash: string) => sql`(SELECT k.account_id FROM api_keys k WHERE ${liveKeySql(keyHash)})`;
+
+type KeyActorRow = Awaited<ReturnType<typeof keyActorQuery>>[number];
+
+const k = alias(apiKeys, "k");
+const a = alias(accounts, "a");
+const m = alias(memberships, "m");
+
+/** Key, account and membership in one statement; batchable with a verb's own statements. */
+export const keyActorQuery = (db: Db, keyHash: string) =>
+  db
+    .select({
+      keyId: k.id,
+      accountId: k.accountId,
+      timeZone: a.timeZone,
+      maxActive: sql<number>`${activeMaxSql("m")}`,
+      stale: sql<number>`(k.last_used_at IS NULL OR k.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))`,
+    })
+    .from(k)
+    .innerJoin(a, eq(a.id, k.accountId))
+    .leftJoin(m, eq(m.accountId, k.accountId))
+    .where(liveKeySql(keyHash))
+    .limit(1);
+
+/** The result of keyActorQuery as an actor, or `unauthorized` when the key is unknown, revoked or expired. */
+export function toKeyAuthentication(db: Db, [row]: KeyActorRow[]): KeyAuthentication {
   if (!row) throw new AppError("unauthorized", UNAUTHORIZED);
   const actor: Actor = { accountId: row.accountId, keyId: row.keyId, maxActive: !!row.maxActive, timeZone: row.timeZone };
   const touch = row.stale
     ? () => db.update(apiKeys).set({ lastUsedAt: nowSql }).where(eq(apiKeys.id, row.keyId))
     : undefined;
   return { actor, touch };
+}
+
+/**
+ * Resolves a bearer credential to an actor, or throws `unauthorized`.
+ * Runs on every request (no cache), so a revocation or a lapsed membership
+ * takes effect on the very next request. Key, account and membership are one query.
+ */
+export async function authenticateKeyHash(db: Db, keyHash: string): Promise<KeyAuthentication> {
+  return toKeyAuthentication(db, await keyActorQuery(db, keyHash));
+}
+
+export async function authenticateApiKey(db: Db, key: string | undefined): Promise<KeyAuthentication> {
+  return authenticateKeyHash(db, await verifiedKeyHash(key));
 }
 
 export function requireMax(actor: Actor): void {

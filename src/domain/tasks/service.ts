@@ -1,7 +1,9 @@
 import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
 import type { ServiceContext } from "../context";
-import { requireMax } from "../api-keys/service";
+import { type KeyAuthentication, keyAccountSql, keyActorQuery, requireMax, toKeyAuthentication } from "../api-keys/service";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
@@ -55,25 +57,38 @@ export interface TaskPage {
 
 const toUtc = (instant: string) => new Date(instant).toISOString();
 
+/** A listing's statements for one D1 batch, and how to read their results. */
+interface ListingPlan {
+  statements: BatchItem<"sqlite">[];
+  finish(results: unknown[]): TaskPage;
+  /** A problem with the query, raised only once the caller is known to be allowed to list. */
+  problem?: AppError;
+}
+
 /**
  * Lists live tasks; with `since`, only tasks changed at or after it, plus the tombstones since then.
  * One response (no `limit`) is ordered by (updatedAt, id). Pages (`limit`) walk by id instead:
  * edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
  * sent twice, while its id never changes. Every page reports the first page's serverTime, so
  * whatever changed after the listing began also reaches the client on its next `since` sync.
+ * `account` is the account id, or a SQL subquery that yields it (see listTasksForKey).
  */
-export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Promise<TaskPage> {
-  requireMax(ctx.actor);
-  const { db } = ctx;
+function planListing(db: Db, account: string | SQL, query: ListTasksQuery): ListingPlan {
   const since = query.since ? toUtc(query.since) : undefined;
+  let problem: AppError | undefined;
+  let cursor: ReturnType<typeof decodeCursor> | undefined;
   if (since && Date.parse(since) < Date.now() - TOMBSTONE_MS) {
-    throw new AppError(
+    problem = new AppError(
       "sync_expired",
       `\`since\` is older than ${TOMBSTONE_DAYS} days, so deletions before it are forgotten. Drop your local copy and list again without \`since\`.`,
     );
   }
-  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
-  const filters: (SQL | undefined)[] = [eq(tasks.accountId, ctx.actor.accountId), isNull(tasks.deletedAt)];
+  try {
+    cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  } catch (e) {
+    problem ??= e as AppError;
+  }
+  const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
   if (since) filters.push(gte(tasks.updatedAt, since));
   if (query.completed !== undefined) filters.push(eq(tasks.completed, query.completed));
   if (query.listId !== undefined) filters.push(eq(tasks.listId, query.listId));
@@ -83,20 +98,54 @@ export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Pro
   // One extra row tells whether another page follows.
   if (query.limit) page = page.limit(query.limit + 1);
   const clock = db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`);
+  const withTombstones = since !== undefined && !cursor;
   const tombstones = db
     .select({ id: tasks.id, deletedAt: tasks.deletedAt })
     .from(tasks)
-    .where(and(eq(tasks.accountId, ctx.actor.accountId), isNotNull(tasks.deletedAt), gte(tasks.deletedAt, since ?? "")))
+    .where(and(eq(tasks.accountId, account), isNotNull(tasks.deletedAt), gte(tasks.deletedAt, since ?? "")))
     .orderBy(asc(tasks.deletedAt), asc(tasks.id));
-  // Clock, page and tombstones in one round trip and one consistent snapshot.
-  const [now, rows, deleted] = since && !cursor ? await db.batch([clock, page, tombstones]) : [...(await db.batch([clock, page])), undefined];
-  const serverTime = cursor?.serverTime ?? now!.now;
-  const more = query.limit !== undefined && rows.length > query.limit;
-  const visible = more ? rows.slice(0, query.limit) : rows;
-  const result: TaskPage = { tasks: visible.map(toTask), serverTime };
-  if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
-  if (more) result.nextCursor = encodeCursor({ id: visible[visible.length - 1]!.id, serverTime });
-  return result;
+  return {
+    problem,
+    // Clock, page and tombstones in one round trip and one consistent snapshot.
+    statements: withTombstones ? [clock, page, tombstones] : [clock, page],
+    finish(results) {
+      const [now, rows, deleted] = results as [{ now: string }, TaskRow[], { id: string; deletedAt: string | null }[] | undefined];
+      const serverTime = cursor?.serverTime ?? now.now;
+      const more = query.limit !== undefined && rows.length > query.limit;
+      const visible = more ? rows.slice(0, query.limit) : rows;
+      const result: TaskPage = { tasks: visible.map(toTask), serverTime };
+      if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
+      if (more) result.nextCursor = encodeCursor({ id: visible[visible.length - 1]!.id, serverTime });
+      return result;
+    },
+  };
+}
+
+type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
+
+export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Promise<TaskPage> {
+  requireMax(ctx.actor);
+  const plan = planListing(ctx.db, ctx.actor.accountId, query);
+  if (plan.problem) throw plan.problem;
+  return plan.finish(await ctx.db.batch(plan.statements as Batch));
+}
+
+/**
+ * listTasks for an API key not yet looked up: the key check (key, account, membership) and the
+ * listing run in ONE D1 round trip. The listing is scoped by the key's own subquery, and nothing
+ * is returned unless the key turns out live and the membership active.
+ */
+export async function listTasksForKey(
+  db: Db,
+  keyHash: string,
+  query: ListTasksQuery,
+): Promise<{ auth: KeyAuthentication; page: TaskPage }> {
+  const plan = planListing(db, keyAccountSql(keyHash), query);
+  const [actorRow, ...results] = await db.batch([keyActorQuery(db, keyHash), ...plan.statements]);
+  const auth = toKeyAuthentication(db, actorRow);
+  requireMax(auth.actor);
+  if (plan.problem) throw plan.problem;
+  return { auth, page: plan.finish(results) };
 }
 
 export async function getTask(ctx: ServiceContext, id: string): Promise<Task> {

@@ -6,12 +6,14 @@ import {
   createTaskResult,
   deleteTask,
   getTask,
-  listTasks,
+  listTasksForKey,
   updateTask,
 } from "../../domain/tasks/service";
 import { IdempotencyKey, Since, Task, TaskId, TaskInput, TaskPatch, Tombstone, ListId } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../env";
+import { acceptKey, authenticateBeforeRejecting } from "../auth";
 import { errorResponses } from "../problem";
+import { failedKeyAttempt } from "../rate-limit";
 
 const security = [{ bearerAuth: [] }];
 const authErrors = ["unauthorized", "max_required"] as const;
@@ -192,11 +194,18 @@ export const deleteTaskRoute = createRoute({
 });
 
 export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(listTasksRoute, async (c) => {
-    const page = await listTasks(c.var, c.req.valid("query"));
-    const meta = { count: page.tasks.length, serverTime: page.serverTime, deleted: page.deleted, nextCursor: page.nextCursor };
-    return c.json({ data: page.tasks, meta }, 200);
-  });
+  app.openapi(
+    listTasksRoute,
+    async (c) => {
+      const { auth, page } = await listTasksForKey(c.var.db, c.var.keyHash, c.req.valid("query")).catch((e) =>
+        failedKeyAttempt(c.env, c.req.raw, e),
+      );
+      acceptKey(c, auth, { max: true });
+      const meta = { count: page.tasks.length, serverTime: page.serverTime, deleted: page.deleted, nextCursor: page.nextCursor };
+      return c.json({ data: page.tasks, meta }, 200);
+    },
+    authenticateBeforeRejecting,
+  );
 
   app.openapi(createTaskRoute, async (c) => {
     const idempotencyKey = c.req.valid("header")["idempotency-key"];
