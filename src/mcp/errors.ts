@@ -16,6 +16,8 @@ const modelFixable = new Set<ErrorCode>([
   "sync_expired",
   "idempotency_key_reused",
   "idempotency_in_progress",
+  // A brief database outage: the model can simply retry, so it must see the error and the wait.
+  "unavailable",
 ]);
 
 /** What the model should do next, per code. */
@@ -26,6 +28,7 @@ const hints: Partial<Record<ErrorCode, string>> = {
   sync_expired: "Call list_tasks again without `since` for a full list.",
   idempotency_key_reused: "Use a new clientRequestId for a different task.",
   idempotency_in_progress: "The first call with this clientRequestId is still running; retry the same call in a moment.",
+  unavailable: "Nothing was changed. Retry the same call after `retryAfter` seconds (with the same clientRequestId for create_task).",
 };
 
 export interface ToolErrorContext {
@@ -46,6 +49,7 @@ export function toolError(e: unknown, ctx: ToolErrorContext): CallToolResult {
       message: error.detail,
       ...(error.errors ? { errors: error.errors } : {}),
       ...(upgradeUrl ? { upgradeUrl } : {}),
+      ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
       ...(hint ? { hint } : {}),
     },
   };

@@ -18,12 +18,16 @@ export const MCP_PATH = "/mcp";
  * here and gets a fresh McpServer bound to its own actor. The factory reads the actor from the
  * AuthInfo we hand the SDK, its documented channel for per-principal servers.
  */
-const mcp = createMcpHandler(({ authInfo }) => createServer(toolContextOf(authInfo)), {
-  route: MCP_PATH,
-  // Origins are checked in handleMcp, before authentication, against the configurable allowlist.
-  allowedOriginHostnames: "*",
-  corsOptions: { exposeHeaders: "mcp-session-id, WWW-Authenticate, RateLimit, RateLimit-Policy" },
-});
+const createHandler = () =>
+  createMcpHandler(({ authInfo }) => createServer(toolContextOf(authInfo)), {
+    route: MCP_PATH,
+    // Origins are checked in handleMcp, before authentication, against the configurable allowlist.
+    allowedOriginHostnames: "*",
+    corsOptions: { exposeHeaders: "mcp-session-id, WWW-Authenticate, RateLimit, RateLimit-Policy" },
+  });
+// Created on the first /mcp request rather than at module scope, which stays constant set-up only.
+let handler: ReturnType<typeof createHandler> | undefined;
+const mcp = () => (handler ??= createHandler());
 
 function toolContextOf(authInfo: AuthInfo | undefined): ToolContext {
   const ctx = authInfo?.extra?.toolContext as ToolContext | undefined;
@@ -66,7 +70,7 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
     throw new AppError("forbidden_origin", "This Origin may not call the MCP endpoint. Ask the operator to add it to ALLOWED_ORIGINS.");
   }
   // CORS preflights carry no credentials; the SDK handler answers them.
-  if (request.method === "OPTIONS") return mcp.fetch(request);
+  if (request.method === "OPTIONS") return mcp().fetch(request);
 
   const db = createDb(env.DB);
   const key = bearerFromHeader(request.headers.get("authorization"));
@@ -79,5 +83,5 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
 
   const toolContext: ToolContext = { db, actor, assets: env.ASSETS, origin: new URL(request.url).origin };
   const authInfo: AuthInfo = { token: key!, clientId: actor.keyId ?? actor.accountId, scopes: [], extra: { toolContext } };
-  return withRateHeaders(await mcp.fetch(request, { authInfo }), { ...rateHeaders, ...NOSNIFF });
+  return withRateHeaders(await mcp().fetch(request, { authInfo }), { ...rateHeaders, ...NOSNIFF });
 }

@@ -92,7 +92,7 @@ describe("D1 faults", () => {
     await expectUnavailable(res);
   });
 
-  it("a tool call on /mcp with failing writes answers a JSON-RPC error without internals, and writes nothing", async () => {
+  it("a tool call on /mcp with failing writes answers a retryable isError result without internals, and writes nothing", async () => {
     const user = await maxUser("mcp-writes-down");
     const before = await snapshot(user.accountId);
     const res = await withFaults(plan({ failWhen: writes }))("/mcp", {
@@ -103,7 +103,9 @@ describe("D1 faults", () => {
     expect(res.status).toBeLessThan(500);
     const text = await res.text();
     expect(text).not.toMatch(/\bat \S+:\d+|D1_ERROR|INSERT|Failed query/);
-    expect(text).toMatch(/"error"|"isError":true/);
+    expect(text).toContain('"isError":true');
+    expect(text).toContain('"code":"unavailable"');
+    expect(text).toMatch(/"retryAfter":\d+/);
     expect(await snapshot(user.accountId)).toEqual(before);
   });
 
