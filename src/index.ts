@@ -5,11 +5,15 @@ import { handleMcp, MCP_PATH } from "./mcp/handler";
 
 // Built on the first request, not at module scope: start-up stays constant set-up only.
 let app: ReturnType<typeof createApp> | undefined;
+const honoApp = () => {
+  app ??= createApp();
+  return app;
+};
 
 export default {
   // /mcp is served by the MCP SDK handler (its own auth and origin checks); everything else by Hono.
   fetch: (request, env, ctx) =>
-    new URL(request.url).pathname === MCP_PATH ? handleMcp(request, env, ctx) : (app ??= createApp()).fetch(request, env, ctx),
+    new URL(request.url).pathname === MCP_PATH ? handleMcp(request, env, ctx) : honoApp().fetch(request, env, ctx),
   // Cron Trigger (wrangler.toml): tombstones after 90 days, expired idempotency records and sessions.
   scheduled: (_controller, env, ctx) => ctx.waitUntil(purgeExpired(createDb(env.DB)).then((purged) => console.log("purged", purged))),
 } satisfies ExportedHandler<Env>;

@@ -1,6 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { authenticateKeyHash, type KeyAuthentication, requireMax, verifiedKeyHash } from "../domain/api-keys/service";
+import type { KeyCaller, Outcome } from "../domain/tasks/caller";
 import { authenticateSession } from "../domain/accounts/service";
 import type { AppEnv } from "../env";
 import { failedKeyAttempt, limitApiKey } from "./rate-limit";
@@ -11,37 +12,41 @@ export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[
 
 export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("authorization"));
 
-/** Post-authentication duties shared by every key-authenticated route: lastUsedAt, then Max. */
-export function acceptKey(c: Context<AppEnv>, auth: KeyAuthentication, options: { max: boolean }) {
-  // lastUsedAt is refreshed at most once a minute, after the response is on its way.
+/** After a key was found live: refresh lastUsedAt (at most once a minute, off the hot path). */
+export function acceptKey(c: Context<AppEnv>, auth: KeyAuthentication | undefined) {
+  if (!auth) return;
   if (auth.touch) c.executionCtx.waitUntil(auth.touch().catch(() => undefined));
-  if (options.max) requireMax(auth.actor);
   c.set("actor", auth.actor);
 }
 
 /**
- * API key → account → membership, on every request (no cache, so revocation and lapses
- * apply to the next request). Runs before body validation and lookups: 401, then 403.
- * The per-key rate limit is keyed by the key's hash, so it is counted before any D1 work.
- * With `deferred`, only the key's format is checked here and the route runs the lookup in
- * the same D1 batch as its own query (one round trip); it must call `acceptKey` itself.
+ * Task routes: the API key's format and checksum are checked here (no database), and the per-key
+ * rate limit is counted by the key's hash. The lookup itself (key → account → membership, on
+ * every request, no cache) runs inside the route's own D1 batch: see `asKeyCaller`.
  */
-export const requireApiKey =
-  (options: { max: boolean; deferred?: boolean }): MiddlewareHandler<AppEnv> =>
-  async (c, next) => {
-    // "/tasks/*" also matches "/tasks": authenticate (and count against the rate limit) once.
-    if (c.var.actor || c.var.keyHash) return next();
-    const keyHash = await verifiedKeyHash(bearerToken(c)).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
-    const rateHeaders = await limitApiKey(c.env, keyHash);
-    if (options.deferred) c.set("keyHash", keyHash);
-    else acceptKey(c, await authenticateKeyHash(c.var.db, keyHash).catch((e) => failedKeyAttempt(c.env, c.req.raw, e)), options);
-    await next();
-    for (const [name, value] of Object.entries(rateHeaders)) c.header(name, value);
-  };
+export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+  // "/tasks/*" also matches "/tasks": check (and count against the rate limit) once.
+  if (c.var.keyHash) return next();
+  const keyHash = await verifiedKeyHash(bearerToken(c)).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
+  const rateHeaders = await limitApiKey(c.env, keyHash);
+  c.set("keyHash", keyHash);
+  await next();
+  for (const [name, value] of Object.entries(rateHeaders)) c.header(name, value);
+};
 
 /**
- * Validation hook for routes with a deferred key lookup: a bad request from a caller who is not
- * allowed in is still a 401/403, never a 400 (credentials are judged before input).
+ * Runs a task verb for the request's API key: 401 (unknown, revoked or expired key) and 403
+ * (no active Max) come from the verb's own batch, before any of its results are used.
+ */
+export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: KeyCaller) => Promise<Outcome<T>>): Promise<T> {
+  const outcome = await verb({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
+  acceptKey(c, outcome.auth);
+  return outcome.value;
+}
+
+/**
+ * Validation hook of the task routes: a bad request from a caller who is not allowed in is still
+ * 401/403, never 400 (credentials are judged before input). Only failing requests pay the lookup.
  */
 export function authenticateBeforeRejecting<T>(
   result: Parameters<Hook<T, AppEnv, string, unknown>>[0],
@@ -49,10 +54,9 @@ export function authenticateBeforeRejecting<T>(
 ): Promise<never> | undefined {
   if (result.success) return undefined;
   return (async () => {
-    if (!c.var.actor) {
-      const auth = await authenticateKeyHash(c.var.db, c.var.keyHash).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
-      acceptKey(c, auth, { max: true });
-    }
+    const auth = await authenticateKeyHash(c.var.db, c.var.keyHash).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
+    requireMax(auth.actor);
+    acceptKey(c, auth);
     defaultHook(result, c);
     throw new Error("unreachable: defaultHook throws on a failed validation");
   })();

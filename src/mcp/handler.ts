@@ -27,7 +27,10 @@ const createHandler = () =>
   });
 // Created on the first /mcp request rather than at module scope, which stays constant set-up only.
 let handler: ReturnType<typeof createHandler> | undefined;
-const mcp = () => (handler ??= createHandler());
+const mcp = () => {
+  handler ??= createHandler();
+  return handler;
+};
 
 function toolContextOf(authInfo: AuthInfo | undefined): ToolContext {
   const ctx = authInfo?.extra?.toolContext as ToolContext | undefined;

@@ -38,19 +38,59 @@ function countingD1(real: D1Database) {
   return { db, counter };
 }
 
-async function tripsOf(path: string, key: string): Promise<{ status: number; trips: number; body: any }> {
+async function tripsOf(path: string, key: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; trips: number; body: any }> {
   const { db, counter } = countingD1(env.DB);
   const ctx = createExecutionContext();
-  const res = await createApp().fetch(
-    new Request(`http://example.com${path}`, { headers: { authorization: `Bearer ${key}` } }),
-    { ...env, DB: db },
-    ctx,
-  );
-  const body = await res.json();
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(`http://example.com${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const res = await createApp().fetch(request, { ...env, DB: db }, ctx);
+  const body = res.status === 204 ? null : await res.json();
   const trips = counter.trips;
   await waitOnExecutionContext(ctx);
   return { status: res.status, trips, body };
 }
+
+const countTasks = async (accountId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM tasks WHERE account_id = ?").bind(accountId).first<{ n: number }>())!.n;
+
+describe("task routes in one D1 round trip each", () => {
+  it("creates, reads, updates and deletes with the key lookup inside the verb's batch", async () => {
+    const user = await maxUser();
+    await call("/api/v1/tasks", { token: user.key });
+    const created = await tripsOf("/api/v1/tasks", user.key, { method: "POST", body: { title: "one trip" } });
+    expect(created.status).toBe(201);
+    expect(created.trips).toBe(1);
+    const id = created.body.id as string;
+    const read = await tripsOf(`/api/v1/tasks/${id}`, user.key);
+    expect([read.status, read.trips]).toEqual([200, 1]);
+    const patched = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: { title: "renamed" } });
+    expect([patched.status, patched.trips, patched.body.title]).toEqual([200, 1, "renamed"]);
+    const deleted = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "DELETE" });
+    expect([deleted.status, deleted.trips]).toEqual([204, 1]);
+  });
+
+  it("writes nothing for a key without Max or a revoked key, though the write shares the lookup's batch", async () => {
+    const free = await signUp("free-writer");
+    const { key } = await createKey(free.session);
+    const refused = await tripsOf("/api/v1/tasks", key, { method: "POST", body: { title: "must not exist" } });
+    expect([refused.status, refused.body.code]).toEqual([403, "max_required"]);
+    expect(await countTasks(free.accountId)).toBe(0);
+
+    const user = await maxUser();
+    const task = await createTask(user.key, { title: "keep me" });
+    await call(`/account/api-keys/${user.keyId}`, { method: "DELETE", token: user.session });
+    const patched = await tripsOf(`/api/v1/tasks/${task.id}`, user.key, { method: "PATCH", body: { title: "changed" } });
+    expect(patched.status).toBe(401);
+    const deleted = await tripsOf(`/api/v1/tasks/${task.id}`, user.key, { method: "DELETE" });
+    expect(deleted.status).toBe(401);
+    const row = await env.DB.prepare("SELECT title, deleted_at FROM tasks WHERE id = ?").bind(task.id).first();
+    expect(row).toEqual({ title: "keep me", deleted_at: null });
+    const created = await tripsOf("/api/v1/tasks", user.key, { method: "POST", body: { title: "nope" } });
+    expect(created.status).toBe(401);
+    expect(await countTasks(user.accountId)).toBe(1);
+  });
+});
 
 describe("GET /api/v1/tasks in one D1 round trip", () => {
   it("authenticates, checks Max and lists in a single round trip", async () => {

@@ -91,7 +91,11 @@ const liveKeySql = (keyHash: string) =>
  * The account a live key acts for, as a SQL subquery (NULL for a dead key). Verbs scope by it
  * so a key check can share the verb's D1 round trip instead of costing one of its own.
  */
-export const keyAccountSql = (keyHash: string) => sql`(SELECT k.account_id FROM api_keys k WHERE ${liveKeySql(keyHash)})`;
+export const keyAccountSql = (keyHash: string, options: { activeMax?: boolean } = {}) =>
+  options.activeMax
+    ? sql`(SELECT k.account_id FROM api_keys k JOIN memberships m ON m.account_id = k.account_id
+           WHERE ${liveKeySql(keyHash)} AND ${activeMaxSql("m")})`
+    : sql`(SELECT k.account_id FROM api_keys k WHERE ${liveKeySql(keyHash)})`;
 
 type KeyActorRow = Awaited<ReturnType<typeof keyActorQuery>>[number];
 

@@ -3,7 +3,8 @@ import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import type { ServiceContext } from "../context";
-import { type KeyAuthentication, keyAccountSql, keyActorQuery, requireMax, toKeyAuthentication } from "../api-keys/service";
+import { requireMax } from "../api-keys/service";
+import { type Caller, type Outcome, resolveCaller, scopeOf } from "./caller";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
@@ -21,9 +22,12 @@ const notFound = () => new AppError("task_not_found", "No task with this id in y
 const stale = () =>
   new AppError("precondition_failed", "The task changed since you read it (If-Match does not match its ETag). Get it again, then retry.");
 
-/** Live tasks of the actor's account: the one place isolation is enforced. */
-const ownLiveTask = (ctx: ServiceContext, id: string) =>
-  and(eq(tasks.id, id), eq(tasks.accountId, ctx.actor.accountId), isNull(tasks.deletedAt));
+/**
+ * A live task of one account: the one place isolation is enforced. `account` is the actor's id,
+ * or the subquery that yields a key's account (see caller.ts).
+ */
+const ownLiveTaskIn = (account: string | SQL, id: string) => and(eq(tasks.id, id), eq(tasks.accountId, account), isNull(tasks.deletedAt));
+const ownLiveTask = (ctx: ServiceContext, id: string) => ownLiveTaskIn(ctx.actor.accountId, id);
 
 /** The If-Match condition as SQL, evaluated inside the write so check and write are one step. */
 const versionCondition = (versions: Versions | undefined) =>
@@ -121,36 +125,29 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
   };
 }
 
-type Batch = [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]];
-
-export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Promise<TaskPage> {
-  requireMax(ctx.actor);
-  const plan = planListing(ctx.db, ctx.actor.accountId, query);
+/** Lists tasks (see planListing) in one D1 round trip, the key lookup included. */
+export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promise<Outcome<TaskPage>> {
+  const scope = scopeOf(caller);
+  const plan = planListing(scope.db, scope.account, query);
+  const { auth, results } = await scope.run(plan.statements);
   if (plan.problem) throw plan.problem;
-  return plan.finish(await ctx.db.batch(plan.statements as Batch));
+  return { value: plan.finish(results), auth };
 }
 
-/**
- * listTasks for an API key not yet looked up: the key check (key, account, membership) and the
- * listing run in ONE D1 round trip. The listing is scoped by the key's own subquery, and nothing
- * is returned unless the key turns out live and the membership active.
- */
-export async function listTasksForKey(
-  db: Db,
-  keyHash: string,
-  query: ListTasksQuery,
-): Promise<{ auth: KeyAuthentication; page: TaskPage }> {
-  const plan = planListing(db, keyAccountSql(keyHash), query);
-  const [actorRow, ...results] = await db.batch([keyActorQuery(db, keyHash), ...plan.statements]);
-  const auth = toKeyAuthentication(db, actorRow);
-  requireMax(auth.actor);
-  if (plan.problem) throw plan.problem;
-  return { auth, page: plan.finish(results) };
+export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Promise<TaskPage> {
+  return (await listTasksAs(ctx, query)).value;
+}
+
+export async function getTaskAs(caller: Caller, id: string): Promise<Outcome<Task>> {
+  const scope = scopeOf(caller);
+  const { auth, results } = await scope.run([scope.db.select().from(tasks).where(ownLiveTaskIn(scope.account, id))]);
+  const [row] = results[0] as TaskRow[];
+  if (!row) throw notFound();
+  return { value: toTask(row), auth };
 }
 
 export async function getTask(ctx: ServiceContext, id: string): Promise<Task> {
-  requireMax(ctx.actor);
-  return toTask(await readTask(ctx, id));
+  return (await getTaskAs(ctx, id)).value;
 }
 
 async function readTask(ctx: ServiceContext, id: string): Promise<TaskRow> {
@@ -159,10 +156,9 @@ async function readTask(ctx: ServiceContext, id: string): Promise<TaskRow> {
   return row;
 }
 
-/** Column values of a new task. */
-export const newTaskValues = (ctx: ServiceContext, input: TaskInput, id = newId()) => ({
+/** Column values of a new task, except its account. */
+const taskFields = (input: TaskInput, id = newId()) => ({
   id,
-  accountId: ctx.actor.accountId,
   title: input.title,
   notes: input.notes || null,
   listId: input.listId ?? null,
@@ -172,20 +168,41 @@ export const newTaskValues = (ctx: ServiceContext, input: TaskInput, id = newId(
   important: input.important ?? false,
 });
 
+/** Column values of a new task of the actor's account. */
+export const newTaskValues = (ctx: ServiceContext, input: TaskInput) => ({ ...taskFields(input), accountId: ctx.actor.accountId });
+
 export async function createTask(ctx: ServiceContext, input: TaskInput, options: CreateOptions = {}): Promise<Task> {
-  return (await createTaskResult(ctx, input, options)).task;
+  return (await createTaskAs(ctx, input, options)).value.task;
 }
 
-/** createTask that also says whether the result is a replay of an earlier request with the same key. */
-export async function createTaskResult(
-  ctx: ServiceContext,
+/**
+ * Creates a task, and says whether the result is a replay of an earlier request with the same
+ * idempotency key. Without a key, the insert is one statement scoped by the caller's account,
+ * so for an API key the lookup and the insert share one round trip.
+ */
+export async function createTaskAs(
+  caller: Caller,
   input: TaskInput,
   options: CreateOptions = {},
-): Promise<{ task: Task; replayed: boolean }> {
-  requireMax(ctx.actor);
-  if (options.idempotencyKey !== undefined) return createTaskOnce(ctx, newTaskValues(ctx, input), input, options.idempotencyKey);
-  const [row] = await ctx.db.insert(tasks).values(newTaskValues(ctx, input)).returning();
-  return { task: toTask(row!), replayed: false };
+): Promise<Outcome<{ task: Task; replayed: boolean }>> {
+  if (options.idempotencyKey !== undefined) {
+    const { ctx, auth } = await resolveCaller(caller);
+    return { value: await createTaskOnce(ctx, newTaskValues(ctx, input), input, options.idempotencyKey), auth };
+  }
+  const scope = scopeOf(caller);
+  const v = taskFields(input);
+  // The owner row exists only for an allowed caller, so a refused key inserts nothing.
+  const insert = scope.db
+    .insert(tasks)
+    .select(
+      sql`SELECT ${v.id}, owner.id, ${v.title}, ${v.notes}, ${v.listId}, ${v.due}, ${v.reminder}, ${v.repeat},
+                 ${v.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL
+          FROM (SELECT ${scope.account} AS id) owner WHERE owner.id IS NOT NULL`,
+    )
+    .returning();
+  const { auth, results } = await scope.run([insert]);
+  const [row] = results[0] as TaskRow[];
+  return { value: { task: toTask(row!), replayed: false }, auth };
 }
 
 /** Maps a patch to column updates: "" clears a text field, null clears the reminder. */
@@ -213,26 +230,37 @@ export interface TaskChange {
  * (see completeRow). With `ifMatch`, a stale ETag is 412 and nothing changes.
  */
 export async function updateTask(ctx: ServiceContext, id: string, patch: TaskPatch, options: WriteOptions = {}): Promise<TaskChange> {
-  requireMax(ctx.actor);
+  return (await updateTaskAs(ctx, id, patch, options)).value;
+}
+
+export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch, options: WriteOptions = {}): Promise<Outcome<TaskChange>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   const set = patchColumns(patch);
+  // Completion may create the next occurrence in the actor's time zone: it needs the actor first.
+  if (set.completed === true) {
+    const { ctx, auth } = await resolveCaller(caller);
+    return { value: await completeRow(ctx, id, set, versions, true), auth };
+  }
+  const scope = scopeOf(caller);
+  const { db, account } = scope;
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
   if (Object.keys(set).length === 0) {
-    const row = await readTask(ctx, id);
+    const { auth, results } = await scope.run([db.select().from(tasks).where(ownLiveTaskIn(account, id))]);
+    const [row] = results[0] as TaskRow[];
+    if (!row) throw notFound();
     if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
-    return { task: toTask(row) };
+    return { value: { task: toTask(row) }, auth };
   }
-  if (set.completed === true) return completeRow(ctx, id, set, versions, true);
-  const { db } = ctx;
-  const [[updated], [current]] = await db.batch([
+  const { auth, results } = await scope.run([
     db
       .update(tasks)
       .set({ ...set, updatedAt: bumpedUpdatedAt })
-      .where(and(ownLiveTask(ctx, id), versionCondition(versions)))
+      .where(and(ownLiveTaskIn(account, id), versionCondition(versions)))
       .returning(),
-    db.select({ id: tasks.id }).from(tasks).where(ownLiveTask(ctx, id)),
+    db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id)),
   ]);
-  if (updated) return { task: toTask(updated) };
+  const [[updated], [current]] = results as [TaskRow[], { id: string }[]];
+  if (updated) return { value: { task: toTask(updated) }, auth };
   throw current ? stale() : notFound();
 }
 
@@ -302,16 +330,21 @@ async function completeRow(
 
 /** Deletes a task, leaving a tombstone so `since` syncs learn about it. With `ifMatch`, a stale ETag is 412. */
 export async function deleteTask(ctx: ServiceContext, id: string, options: WriteOptions = {}): Promise<void> {
-  requireMax(ctx.actor);
-  const { db } = ctx;
+  await deleteTaskAs(ctx, id, options);
+}
+
+export async function deleteTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<void>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
-  const [deleted, [current]] = await db.batch([
+  const { db, account, run } = scopeOf(caller);
+  const { auth, results } = await run([
     db
       .update(tasks)
       .set({ deletedAt: nowSql, updatedAt: bumpedUpdatedAt })
-      .where(and(ownLiveTask(ctx, id), versionCondition(versions)))
+      .where(and(ownLiveTaskIn(account, id), versionCondition(versions)))
       .returning({ id: tasks.id }),
-    db.select({ id: tasks.id }).from(tasks).where(ownLiveTask(ctx, id)),
+    db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id)),
   ]);
+  const [deleted, [current]] = results as [{ id: string }[], { id: string }[]];
   if (deleted.length === 0) throw current ? stale() : notFound();
+  return { value: undefined, auth };
 }

@@ -2,18 +2,11 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import type { Context } from "hono";
 import { etagOf } from "../../domain/tasks/etag";
-import {
-  createTaskResult,
-  deleteTask,
-  getTask,
-  listTasksForKey,
-  updateTask,
-} from "../../domain/tasks/service";
+import { createTaskAs, deleteTaskAs, getTaskAs, listTasksAs, updateTaskAs } from "../../domain/tasks/service";
 import { IdempotencyKey, Since, Task, TaskId, TaskInput, TaskPatch, Tombstone, ListId } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../env";
-import { acceptKey, authenticateBeforeRejecting } from "../auth";
+import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
 import { errorResponses } from "../problem";
-import { failedKeyAttempt } from "../rate-limit";
 
 const security = [{ bearerAuth: [] }];
 const authErrors = ["unauthorized", "max_required"] as const;
@@ -193,45 +186,63 @@ export const deleteTaskRoute = createRoute({
   },
 });
 
+/**
+ * Each handler: validated input → the domain verb for the request's API key (its lookup rides in
+ * the verb's batch) → response. Validation failures still answer 401/403 first.
+ */
 export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     listTasksRoute,
     async (c) => {
-      const { auth, page } = await listTasksForKey(c.var.db, c.var.keyHash, c.req.valid("query")).catch((e) =>
-        failedKeyAttempt(c.env, c.req.raw, e),
-      );
-      acceptKey(c, auth, { max: true });
+      const page = await asKeyCaller(c, (caller) => listTasksAs(caller, c.req.valid("query")));
       const meta = { count: page.tasks.length, serverTime: page.serverTime, deleted: page.deleted, nextCursor: page.nextCursor };
       return c.json({ data: page.tasks, meta }, 200);
     },
     authenticateBeforeRejecting,
   );
 
-  app.openapi(createTaskRoute, async (c) => {
-    const idempotencyKey = c.req.valid("header")["idempotency-key"];
-    const { task, replayed } = await createTaskResult(c.var, c.req.valid("json"), { idempotencyKey });
-    c.header("Location", taskUrl(c, task.id));
-    c.header("ETag", etagOf(task));
-    if (replayed) c.header("Idempotent-Replayed", "true");
-    return c.json(task, 201);
-  });
+  app.openapi(
+    createTaskRoute,
+    async (c) => {
+      const idempotencyKey = c.req.valid("header")["idempotency-key"];
+      const { task, replayed } = await asKeyCaller(c, (caller) => createTaskAs(caller, c.req.valid("json"), { idempotencyKey }));
+      c.header("Location", taskUrl(c, task.id));
+      c.header("ETag", etagOf(task));
+      if (replayed) c.header("Idempotent-Replayed", "true");
+      return c.json(task, 201);
+    },
+    authenticateBeforeRejecting,
+  );
 
-  app.openapi(getTaskRoute, async (c) => {
-    const task = await getTask(c.var, c.req.valid("param").id);
-    c.header("ETag", etagOf(task));
-    return c.json(task, 200);
-  });
+  app.openapi(
+    getTaskRoute,
+    async (c) => {
+      const task = await asKeyCaller(c, (caller) => getTaskAs(caller, c.req.valid("param").id));
+      c.header("ETag", etagOf(task));
+      return c.json(task, 200);
+    },
+    authenticateBeforeRejecting,
+  );
 
-  app.openapi(updateTaskRoute, async (c) => {
-    const ifMatch = c.req.valid("header")["if-match"];
-    const { task, next } = await updateTask(c.var, c.req.valid("param").id, c.req.valid("json"), { ifMatch });
-    c.header("ETag", etagOf(task));
-    if (next) c.header("Link", `<${new URL(taskUrl(c, next.id)).pathname}>; rel="next-occurrence"`);
-    return c.json(task, 200);
-  });
+  app.openapi(
+    updateTaskRoute,
+    async (c) => {
+      const ifMatch = c.req.valid("header")["if-match"];
+      const { task, next } = await asKeyCaller(c, (caller) => updateTaskAs(caller, c.req.valid("param").id, c.req.valid("json"), { ifMatch }));
+      c.header("ETag", etagOf(task));
+      if (next) c.header("Link", `<${new URL(taskUrl(c, next.id)).pathname}>; rel="next-occurrence"`);
+      return c.json(task, 200);
+    },
+    authenticateBeforeRejecting,
+  );
 
-  app.openapi(deleteTaskRoute, async (c) => {
-    await deleteTask(c.var, c.req.valid("param").id, { ifMatch: c.req.valid("header")["if-match"] });
-    return c.body(null, 204);
-  });
+  app.openapi(
+    deleteTaskRoute,
+    async (c) => {
+      const ifMatch = c.req.valid("header")["if-match"];
+      await asKeyCaller(c, (caller) => deleteTaskAs(caller, c.req.valid("param").id, { ifMatch }));
+      return c.body(null, 204);
+    },
+    authenticateBeforeRejecting,
+  );
 }

@@ -1,0 +1,80 @@
+import type { SQL } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import type { Db } from "../../db/client";
+import {
+  authenticateKeyHash,
+  type KeyAuthentication,
+  keyAccountSql,
+  keyActorQuery,
+  requireMax,
+  toKeyAuthentication,
+} from "../api-keys/service";
+import type { Actor, ServiceContext } from "../context";
+
+/**
+ * Who a task verb acts for: an actor already resolved (MCP, sessions), or an API key whose
+ * lookup has not run yet. For a key, the lookup (key, account, membership) rides in the verb's
+ * own D1 batch, so authentication costs no round trip of its own.
+ */
+export type Caller = ServiceContext | KeyCaller;
+
+export interface KeyCaller {
+  db: Db;
+  keyHash: string;
+}
+
+/** A verb's result, plus the key's authentication when the caller was a key (for lastUsedAt). */
+export interface Outcome<T> {
+  value: T;
+  auth?: KeyAuthentication;
+}
+
+type Statement = BatchItem<"sqlite">;
+
+export interface Scope {
+  db: Db;
+  /**
+   * The account as SQL-ready value: the actor's id, or a subquery that yields the key's account
+   * only while the key is live and its Max membership active (NULL otherwise), so a statement
+   * scoped by it can neither read nor write anything for a refused key.
+   */
+  account: string | SQL;
+  /** Runs the verb's statements in one batch, then raises 401/403 before the results are used. */
+  run(statements: Statement[]): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
+}
+
+export function scopeOf(caller: Caller): Scope {
+  const { db } = caller;
+  if ("actor" in caller) {
+    requireMax(caller.actor);
+    return {
+      db,
+      account: caller.actor.accountId,
+      run: async (statements) => ({ actor: caller.actor, results: statements.length ? await db.batch(statements as [Statement]) : [] }),
+    };
+  }
+  return {
+    db,
+    account: keyAccountSql(caller.keyHash, { activeMax: true }),
+    run: async (statements) => {
+      const [actorRows, ...results] = await db.batch([keyActorQuery(db, caller.keyHash), ...statements]);
+      const auth = toKeyAuthentication(db, actorRows);
+      requireMax(auth.actor);
+      return { actor: auth.actor, auth, results };
+    },
+  };
+}
+
+/**
+ * For the few paths that must know the actor before they can build their statements
+ * (completion with recurrence, idempotent creation): one lookup first, then the usual context.
+ */
+export async function resolveCaller(caller: Caller): Promise<{ ctx: ServiceContext; auth?: KeyAuthentication }> {
+  if ("actor" in caller) {
+    requireMax(caller.actor);
+    return { ctx: caller };
+  }
+  const auth = await authenticateKeyHash(caller.db, caller.keyHash);
+  requireMax(auth.actor);
+  return { ctx: { db: caller.db, actor: auth.actor }, auth };
+}
