@@ -7,6 +7,7 @@
 // load), never on a timing: targets are reported, not enforced. See bench/README.md.
 //   BENCH_DURATION  seconds per row and connection count, run as that many 1 s slices (default 5)
 //   BENCH_WARMUP    seconds of unrecorded warm-up before each row (default 1)
+//   BENCH_ROWS      comma-separated row ids to run (e.g. "a,list100"); baseline (b) always runs
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -220,7 +221,7 @@ if (catalogue.status === 200) {
   etag = pack.headers.get("etag") ?? undefined;
 }
 
-const rows = [
+const allRows = [
   { id: "a", label: "(a) GET /api/v1/ — no I/O", method: "GET", path: "/api/v1/", expect: 200 },
   { id: "b", label: "(b) GET /_bench/d1 — one SELECT 1", method: "GET", path: "/_bench/d1", expect: 200 },
   { id: "list100", label: "GET /api/v1/tasks (100 tasks)", method: "GET", path: "/api/v1/tasks", headers: auth(key100), expect: 200 },
@@ -233,6 +234,9 @@ const rows = [
   { id: "pack", label: `GET /api/v1/calendars/${packId}`, method: "GET", path: `/api/v1/calendars/${packId}`, expect: 200 },
   { id: "pack304", label: `GET /api/v1/calendars/${packId} (If-None-Match → 304)`, method: "GET", path: `/api/v1/calendars/${packId}`, headers: etag ? { "if-none-match": etag } : {}, expect: 304, needsEtag: true },
 ];
+
+const only = process.env.BENCH_ROWS?.split(",").map((id) => id.trim());
+const rows = only ? allRows.filter((row) => row.id === BASELINE || only.includes(row.id)) : allRows;
 
 /** One request before the load: a 404 means the route has not landed yet; any other surprise is an error. */
 async function preflight(row) {
@@ -300,7 +304,7 @@ const targetDefs = [
 const targets = targetDefs.map((t) => {
   const perConnections = {};
   for (const c of CONNECTIONS) {
-    const value = ratio(byId[t.row].runs?.[c]?.rps ?? null, byId[t.ref].runs?.[c]?.rps);
+    const value = ratio(byId[t.row]?.runs?.[c]?.rps ?? null, byId[t.ref]?.runs?.[c]?.rps);
     perConnections[c] = { ratio: value, pass: value === null ? null : value >= t.min };
   }
   return { ...t, results: perConnections };

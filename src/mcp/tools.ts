@@ -3,7 +3,7 @@ import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { ServiceContext } from "../domain/context";
 import { listPacks } from "../domain/calendars/catalogue";
 import { CalendarManifestEntry, PackFilter } from "../domain/calendars/schemas";
-import { completeTask, createTask, listTasks } from "../domain/tasks/service";
+import { completeTask, createTask, listTasks, parseTasks } from "../domain/tasks/service";
 import { Completed, IdempotencyKey, ListId, Since, Task, TaskId, TaskInput, Timestamp, Tombstone } from "../domain/tasks/schemas";
 
 /**
@@ -76,8 +76,8 @@ export const listTasksTool = defineTool({
   async run(ctx, input) {
     const page = await listTasks(ctx, input);
     return {
-      tasks: page.tasks,
-      count: page.tasks.length,
+      tasks: parseTasks(page),
+      count: page.count,
       serverTime: page.serverTime,
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       ...(page.deleted ? { deleted: page.deleted } : {}),

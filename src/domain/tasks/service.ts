@@ -11,7 +11,7 @@ import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { matchesVersions, versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
-import { toTask } from "./mapping";
+import { taskJsonSql, toTask } from "./mapping";
 import { nextOccurrence } from "./recurrence";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
 
@@ -53,13 +53,17 @@ export interface ListTasksQuery {
 }
 
 export interface TaskPage {
-  tasks: Task[];
+  /** The page's tasks as a JSON array text, built by SQLite (see taskJsonSql); `parseTasks` reads it. */
+  tasksJson: string;
+  count: number;
   serverTime: string;
   deleted?: { id: string; deletedAt: string }[];
   nextCursor?: string;
 }
 
 const toUtc = (instant: string) => new Date(instant).toISOString();
+
+export const parseTasks = (page: TaskPage) => JSON.parse(page.tasksJson) as Task[];
 
 /** A listing's statements for one D1 batch, and how to read their results. */
 interface ListingPlan {
@@ -97,10 +101,31 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
   if (query.completed !== undefined) filters.push(eq(tasks.completed, query.completed));
   if (query.listId !== undefined) filters.push(eq(tasks.listId, query.listId));
   if (cursor) filters.push(gt(tasks.id, cursor.id));
-  const order = query.limit !== undefined || cursor ? [asc(tasks.id)] : [asc(tasks.updatedAt), asc(tasks.id)];
-  let page = db.select().from(tasks).where(and(...filters)).orderBy(...order).$dynamic();
-  // One extra row tells whether another page follows.
-  if (query.limit) page = page.limit(query.limit + 1);
+  const byId = query.limit !== undefined || cursor !== undefined;
+  const order = byId ? [asc(tasks.id)] : [asc(tasks.updatedAt), asc(tasks.id)];
+  let rows = db
+    .select({
+      id: tasks.id,
+      json: sql<string>`${taskJsonSql}`.as("json"),
+      rn: sql<number>`row_number() OVER (ORDER BY ${byId ? sql`${tasks.id}` : sql`${tasks.updatedAt}, ${tasks.id}`})`.as("rn"),
+    })
+    .from(tasks)
+    .where(and(...filters))
+    .orderBy(...order)
+    .$dynamic();
+  // One extra row tells whether another page follows; it is counted but not sent.
+  if (query.limit) rows = rows.limit(query.limit + 1);
+  const ranked = rows.as("ranked");
+  const visible = query.limit ? sql`${ranked.rn} <= ${query.limit}` : sql`1`;
+  // The whole page crosses from D1 as one JSON text: no per-task objects in between.
+  const page = db
+    .select({
+      json: sql<string>`json_group_array(json(${ranked.json}) ORDER BY ${ranked.rn}) FILTER (WHERE ${visible})`,
+      count: sql<number>`count(*) FILTER (WHERE ${visible})`,
+      fetched: sql<number>`count(*)`,
+      lastId: sql<string | null>`max(${ranked.id}) FILTER (WHERE ${visible})`,
+    })
+    .from(ranked);
   const clock = db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`);
   const withTombstones = since !== undefined && !cursor;
   const tombstones = db
@@ -113,13 +138,15 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
     // Clock, page and tombstones in one round trip and one consistent snapshot.
     statements: withTombstones ? [clock, page, tombstones] : [clock, page],
     finish(results) {
-      const [now, rows, deleted] = results as [{ now: string }, TaskRow[], { id: string; deletedAt: string | null }[] | undefined];
+      const [now, [listed], deleted] = results as [
+        { now: string },
+        { json: string; count: number; fetched: number; lastId: string | null }[],
+        { id: string; deletedAt: string | null }[] | undefined,
+      ];
       const serverTime = cursor?.serverTime ?? now.now;
-      const more = query.limit !== undefined && rows.length > query.limit;
-      const visible = more ? rows.slice(0, query.limit) : rows;
-      const result: TaskPage = { tasks: visible.map(toTask), serverTime };
+      const result: TaskPage = { tasksJson: listed!.json, count: listed!.count, serverTime };
       if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
-      if (more) result.nextCursor = encodeCursor({ id: visible[visible.length - 1]!.id, serverTime });
+      if (listed!.fetched > listed!.count && listed!.lastId) result.nextCursor = encodeCursor({ id: listed!.lastId, serverTime });
       return result;
     },
   };

@@ -1,6 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import type { Context } from "hono";
+import type { Context, TypedResponse } from "hono";
 import { etagOf } from "../../domain/tasks/etag";
 import { createTaskAs, deleteTaskAs, getTaskAs, listTasksAs, updateTaskAs } from "../../domain/tasks/service";
 import { IdempotencyKey, Since, Task, TaskId, TaskInput, TaskPatch, Tombstone, ListId } from "../../domain/tasks/schemas";
@@ -195,8 +195,11 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     listTasksRoute,
     async (c) => {
       const page = await asKeyCaller(c, (caller) => listTasksAs(caller, c.req.valid("query")));
-      const meta = { count: page.tasks.length, serverTime: page.serverTime, deleted: page.deleted, nextCursor: page.nextCursor };
-      return c.json({ data: page.tasks, meta }, 200);
+      const meta = { count: page.count, serverTime: page.serverTime, deleted: page.deleted, nextCursor: page.nextCursor };
+      // The tasks arrive as one JSON text from D1 and are sent as they are.
+      const body = `{"data":${page.tasksJson},"meta":${JSON.stringify(meta)}}`;
+      // Typed as the route's JSON response: the text is that JSON, serialised by D1 instead of c.json.
+      return c.body(body, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<z.infer<typeof TaskCollection>, 200, "json">;
     },
     authenticateBeforeRejecting,
   );
