@@ -88,14 +88,12 @@ const liveKeySql = (keyHash: string) =>
   sql`k.key_hash = ${keyHash} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${nowSql})`;
 
 /**
- * The account a live key acts for, as a SQL subquery (NULL for a dead key). Verbs scope by it
+ * The account a live key with active Max acts for, as a SQL subquery (NULL otherwise). Verbs scope by it
  * so a key check can share the verb's D1 round trip instead of costing one of its own.
  */
-export const keyAccountSql = (keyHash: string, options: { activeMax?: boolean } = {}) =>
-  options.activeMax
-    ? sql`(SELECT k.account_id FROM api_keys k JOIN memberships m ON m.account_id = k.account_id
-           WHERE ${liveKeySql(keyHash)} AND ${activeMaxSql("m")})`
-    : sql`(SELECT k.account_id FROM api_keys k WHERE ${liveKeySql(keyHash)})`;
+export const keyAccountSql = (keyHash: string) =>
+  sql`(SELECT k.account_id FROM api_keys k JOIN memberships m ON m.account_id = k.account_id
+       WHERE ${liveKeySql(keyHash)} AND ${activeMaxSql("m")})`;
 
 type KeyActorRow = Awaited<ReturnType<typeof keyActorQuery>>[number];
 
@@ -138,9 +136,6 @@ export async function authenticateKeyHash(db: Db, keyHash: string): Promise<KeyA
   return toKeyAuthentication(db, await keyActorQuery(db, keyHash));
 }
 
-export async function authenticateApiKey(db: Db, key: string | undefined): Promise<KeyAuthentication> {
-  return authenticateKeyHash(db, await verifiedKeyHash(key));
-}
 
 export function requireMax(actor: Actor): void {
   if (!actor.maxActive) {

@@ -55,7 +55,7 @@ export function scopeOf(caller: Caller): Scope {
   }
   return {
     db,
-    account: keyAccountSql(caller.keyHash, { activeMax: true }),
+    account: keyAccountSql(caller.keyHash),
     run: async (statements) => {
       const [actorRows, ...results] = await db.batch([keyActorQuery(db, caller.keyHash), ...statements]);
       const auth = toKeyAuthentication(db, actorRows);

@@ -79,7 +79,7 @@ interface ListingPlan {
  * edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
  * sent twice, while its id never changes. Every page reports the first page's serverTime, so
  * whatever changed after the listing began also reaches the client on its next `since` sync.
- * `account` is the account id, or a SQL subquery that yields it (see listTasksForKey).
+ * `account` is the account id, or a SQL subquery that yields it (see caller.ts).
  */
 function planListing(db: Db, account: string | SQL, query: ListTasksQuery): ListingPlan {
   const since = query.since ? toUtc(query.since) : undefined;
@@ -173,9 +173,6 @@ export async function getTaskAs(caller: Caller, id: string): Promise<Outcome<Tas
   return { value: toTask(row), auth };
 }
 
-export async function getTask(ctx: ServiceContext, id: string): Promise<Task> {
-  return (await getTaskAs(ctx, id)).value;
-}
 
 async function readTask(ctx: ServiceContext, id: string): Promise<TaskRow> {
   const [row] = await ctx.db.select().from(tasks).where(ownLiveTask(ctx, id));
@@ -256,10 +253,6 @@ export interface TaskChange {
  * Applies a patch. `completed: true` on an open repeating task also creates the next occurrence
  * (see completeRow). With `ifMatch`, a stale ETag is 412 and nothing changes.
  */
-export async function updateTask(ctx: ServiceContext, id: string, patch: TaskPatch, options: WriteOptions = {}): Promise<TaskChange> {
-  return (await updateTaskAs(ctx, id, patch, options)).value;
-}
-
 export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch, options: WriteOptions = {}): Promise<Outcome<TaskChange>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   const set = patchColumns(patch);
@@ -356,10 +349,6 @@ async function completeRow(
 }
 
 /** Deletes a task, leaving a tombstone so `since` syncs learn about it. With `ifMatch`, a stale ETag is 412. */
-export async function deleteTask(ctx: ServiceContext, id: string, options: WriteOptions = {}): Promise<void> {
-  await deleteTaskAs(ctx, id, options);
-}
-
 export async function deleteTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<void>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   const { db, account, run } = scopeOf(caller);
