@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, gte, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
@@ -65,6 +65,40 @@ const toUtc = (instant: string) => new Date(instant).toISOString();
 
 export const parseTasks = (page: TaskPage) => JSON.parse(page.tasksJson) as Task[];
 
+/** Every matching task, ordered by (updatedAt, id), as one JSON array text. */
+const wholeListQuery = (db: Db, where: SQL | undefined) =>
+  db
+    .select({
+      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${tasks.updatedAt}, ${tasks.id})`,
+      count: sql<number>`count(*)`,
+      // Same shape as a page; a whole list never has a next page.
+      fetched: sql<number>`count(*)`,
+      lastId: sql<string | null>`NULL`,
+    })
+    .from(tasks)
+    .where(where);
+
+/** One page by id: `limit + 1` rows are read so the extra one tells that another page follows. */
+function pageQuery(db: Db, where: SQL | undefined, limit: number | undefined) {
+  let rows = db
+    .select({ ...getTableColumns(tasks), rn: sql<number>`row_number() OVER (ORDER BY ${tasks.id})`.as("rn") })
+    .from(tasks)
+    .where(where)
+    .orderBy(asc(tasks.id))
+    .$dynamic();
+  if (limit !== undefined) rows = rows.limit(limit + 1);
+  const ranked = rows.as("ranked");
+  const visible = limit !== undefined ? sql`${ranked.rn} <= ${limit}` : sql`1`;
+  return db
+    .select({
+      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${ranked.rn}) FILTER (WHERE ${visible})`,
+      count: sql<number>`count(*) FILTER (WHERE ${visible})`,
+      fetched: sql<number>`count(*)`,
+      lastId: sql<string | null>`max(${ranked.id}) FILTER (WHERE ${visible})`,
+    })
+    .from(ranked);
+}
+
 /** A listing's statements for one D1 batch, and how to read their results. */
 interface ListingPlan {
   statements: BatchItem<"sqlite">[];
@@ -101,31 +135,10 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
   if (query.completed !== undefined) filters.push(eq(tasks.completed, query.completed));
   if (query.listId !== undefined) filters.push(eq(tasks.listId, query.listId));
   if (cursor) filters.push(gt(tasks.id, cursor.id));
-  const byId = query.limit !== undefined || cursor !== undefined;
-  const order = byId ? [asc(tasks.id)] : [asc(tasks.updatedAt), asc(tasks.id)];
-  let rows = db
-    .select({
-      id: tasks.id,
-      json: sql<string>`${taskJsonSql}`.as("json"),
-      rn: sql<number>`row_number() OVER (ORDER BY ${byId ? sql`${tasks.id}` : sql`${tasks.updatedAt}, ${tasks.id}`})`.as("rn"),
-    })
-    .from(tasks)
-    .where(and(...filters))
-    .orderBy(...order)
-    .$dynamic();
-  // One extra row tells whether another page follows; it is counted but not sent.
-  if (query.limit) rows = rows.limit(query.limit + 1);
-  const ranked = rows.as("ranked");
-  const visible = query.limit ? sql`${ranked.rn} <= ${query.limit}` : sql`1`;
-  // The whole page crosses from D1 as one JSON text: no per-task objects in between.
-  const page = db
-    .select({
-      json: sql<string>`json_group_array(json(${ranked.json}) ORDER BY ${ranked.rn}) FILTER (WHERE ${visible})`,
-      count: sql<number>`count(*) FILTER (WHERE ${visible})`,
-      fetched: sql<number>`count(*)`,
-      lastId: sql<string | null>`max(${ranked.id}) FILTER (WHERE ${visible})`,
-    })
-    .from(ranked);
+  // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
+  // in between. taskJsonSql reads the rows' columns by name, so each task is serialised once.
+  const paged = query.limit !== undefined || cursor !== undefined;
+  const page = paged ? pageQuery(db, and(...filters), query.limit) : wholeListQuery(db, and(...filters));
   const clock = db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`);
   const withTombstones = since !== undefined && !cursor;
   const tombstones = db
