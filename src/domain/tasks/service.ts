@@ -65,15 +65,19 @@ const toUtc = (instant: string) => new Date(instant).toISOString();
 
 export const parseTasks = (page: TaskPage) => JSON.parse(page.tasksJson) as Task[];
 
-/** Every matching task, ordered by (updatedAt, id), as one JSON array text. */
+/**
+ * Every matching task, ordered by (updatedAt, id), as one JSON array text. Each field has its own
+ * alias: D1 batch results are keyed by column name, and two `count(*)` columns would collapse.
+ */
 const wholeListQuery = (db: Db, where: SQL | undefined) =>
   db
     .select({
-      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${tasks.updatedAt}, ${tasks.id})`,
-      count: sql<number>`count(*)`,
+      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${tasks.updatedAt}, ${tasks.id})`.as("json"),
+      count: sql<number>`count(*)`.as("count"),
       // Same shape as a page; a whole list never has a next page.
-      fetched: sql<number>`count(*)`,
-      lastId: sql<string | null>`NULL`,
+      fetched: sql<number>`count(*)`.as("fetched"),
+      lastId: sql<string | null>`NULL`.as("lastId"),
+      now: sql<string>`${nowSql}`.as("now"),
     })
     .from(tasks)
     .where(where);
@@ -91,10 +95,12 @@ function pageQuery(db: Db, where: SQL | undefined, limit: number | undefined) {
   const visible = limit !== undefined ? sql`${ranked.rn} <= ${limit}` : sql`1`;
   return db
     .select({
-      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${ranked.rn}) FILTER (WHERE ${visible})`,
-      count: sql<number>`count(*) FILTER (WHERE ${visible})`,
-      fetched: sql<number>`count(*)`,
-      lastId: sql<string | null>`max(${ranked.id}) FILTER (WHERE ${visible})`,
+      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${ranked.rn}) FILTER (WHERE ${visible})`.as("json"),
+      count: sql<number>`count(*) FILTER (WHERE ${visible})`.as("count"),
+      fetched: sql<number>`count(*)`.as("fetched"),
+      lastId: sql<string | null>`max(${ranked.id}) FILTER (WHERE ${visible})`.as("lastId"),
+      // The database clock in the same statement as the read: what serverTime promises.
+      now: sql<string>`${nowSql}`.as("now"),
     })
     .from(ranked);
 }
@@ -139,7 +145,6 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
   // in between. taskJsonSql reads the rows' columns by name, so each task is serialised once.
   const paged = query.limit !== undefined || cursor !== undefined;
   const page = paged ? pageQuery(db, and(...filters), query.limit) : wholeListQuery(db, and(...filters));
-  const clock = db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`);
   const withTombstones = since !== undefined && !cursor;
   const tombstones = db
     .select({ id: tasks.id, deletedAt: tasks.deletedAt })
@@ -148,15 +153,14 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
     .orderBy(asc(tasks.deletedAt), asc(tasks.id));
   return {
     problem,
-    // Clock, page and tombstones in one round trip and one consistent snapshot.
-    statements: withTombstones ? [clock, page, tombstones] : [clock, page],
+    // Page (with the clock) and tombstones in one round trip and one consistent snapshot.
+    statements: withTombstones ? [page, tombstones] : [page],
     finish(results) {
-      const [now, [listed], deleted] = results as [
-        { now: string },
-        { json: string; count: number; fetched: number; lastId: string | null }[],
+      const [[listed], deleted] = results as [
+        { json: string; count: number; fetched: number; lastId: string | null; now: string }[],
         { id: string; deletedAt: string | null }[] | undefined,
       ];
-      const serverTime = cursor?.serverTime ?? now.now;
+      const serverTime = cursor?.serverTime ?? listed!.now;
       const result: TaskPage = { tasksJson: listed!.json, count: listed!.count, serverTime };
       if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
       if (listed!.fetched > listed!.count && listed!.lastId) result.nextCursor = encodeCursor({ id: listed!.lastId, serverTime });
