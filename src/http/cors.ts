@@ -41,7 +41,7 @@ const grant = cors({
   origin: (origin) => origin,
   allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
   allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"],
-  exposeHeaders: ["ETag", "Location", "Retry-After", "RateLimit", "RateLimit-Policy", "WWW-Authenticate"],
+  exposeHeaders: ["ETag", "Location", "Link", "Idempotent-Replayed", "Retry-After", "RateLimit", "RateLimit-Policy", "WWW-Authenticate"],
   maxAge: 600,
 });
 

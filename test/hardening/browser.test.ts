@@ -61,6 +61,9 @@ describe("CORS", () => {
     const own = await call("/api/v1/tasks", { token: user.key, headers: { Origin: "http://example.com" } });
     expect(own.status).toBe(200);
     expect(own.headers.get("access-control-allow-origin")).toBe("http://example.com");
+    // A browser client must be able to read the lifecycle headers (ETag, Link to the next occurrence, replays).
+    const exposed = own.headers.get("access-control-expose-headers")?.toLowerCase() ?? "";
+    for (const header of ["etag", "location", "link", "idempotent-replayed", "retry-after", "ratelimit"]) expect(exposed).toContain(header);
     const partner = "https://app.partner.example";
     const allowed = await callWith({ ALLOWED_ORIGINS: "app.partner.example" }, "/api/v1/tasks", preflight("POST", partner));
     expect(allowed.status).toBe(204);
