@@ -8,9 +8,9 @@
 //   BENCH_DURATION  seconds per row and connection count, run as that many 1 s slices (default 5)
 //   BENCH_WARMUP    seconds of unrecorded warm-up before each row (default 1)
 //   BENCH_ROWS      comma-separated row ids to run (e.g. "a,list100"); baseline (b) always runs
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
@@ -141,13 +141,39 @@ function mcpMessage(text) {
 
 // ---------------------------------------------------------------- measuring
 
+// CPU time of the server (wrangler, its proxy workerd and the worker's workerd, one process group),
+// read from /proc: unlike throughput, it does not move when autocannon or other processes take a
+// core, so it is the steadier figure for comparing two versions of a route. Linux only; null elsewhere.
+const ticksPerSecond = (() => {
+  try {
+    return Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+function serverCpuMs() {
+  if (process.platform !== "linux" || !server?.pid) return null;
+  let ticks = 0;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // Fields after "(comm) ": state ppid pgrp … utime (11) stime (12), counted from state as 0.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === server.pid) ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return (ticks * 1000) / ticksPerSecond;
+}
+
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
 const round = (x, digits = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits)));
 
 /** One autocannon run; returns the raw samples so that slices of one row can be merged. */
 function load(row, connections, seconds) {
-  const sample = { latencies: [], statuses: {}, errors: 0, elapsed: 0 };
+  const sample = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuMs: null };
   const started = performance.now();
+  const cpuBefore = serverCpuMs();
   const instance = autocannon({ url: base + row.path, method: row.method, headers: row.headers, body: row.body, connections, duration: seconds, timeout: 10 });
   // autocannon's histogram keeps whole milliseconds; these are the exact response times.
   instance.on("response", (_client, status, _bytes, ms) => {
@@ -157,6 +183,8 @@ function load(row, connections, seconds) {
   instance.on("reqError", () => sample.errors++);
   return instance.then((result) => {
     sample.elapsed = (performance.now() - started) / 1000;
+    const cpuAfter = serverCpuMs();
+    if (cpuBefore !== null && cpuAfter !== null) sample.cpuMs = cpuAfter - cpuBefore;
     sample.errors += result.timeouts;
     return sample;
   });
@@ -167,12 +195,16 @@ function summarize(row, slices) {
   const statuses = {};
   for (const s of slices) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
   const elapsed = slices.reduce((t, s) => t + s.elapsed, 0);
+  const cpuMs = slices.every((s) => s.cpuMs !== null) ? slices.reduce((t, s) => t + s.cpuMs, 0) : null;
   const unexpected = Object.entries(statuses).filter(([code]) => Number(code) !== row.expect).reduce((n, [, c]) => n + c, 0);
   return {
     requests: latencies.length,
     rps: round(latencies.length / elapsed, 1),
     p50: round(percentile(latencies, 50)),
     p99: round(percentile(latencies, 99)),
+    // Server CPU (all its processes) per response, in ms; /proc counts in 10 ms ticks, so per row
+    // it is exact to about 10 ms / requests.
+    serverCpuMsPerRequest: cpuMs === null || !latencies.length ? null : round(cpuMs / latencies.length, 3),
     // Throughput of each 1 s slice: their spread shows how steady the machine was.
     sliceRps: slices.map((s) => round(s.latencies.length / s.elapsed, 1)),
     statuses,
@@ -313,7 +345,7 @@ const zeroNon2xx = { name: "0 unexpected statuses and 0 errors in every load run
 
 const pad = (s, n, right = false) => (right ? String(s ?? "–").padStart(n) : String(s ?? "–").padEnd(n));
 const lines = [];
-const header = `${pad("request", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("p50 ms", 8, true)} ${pad("p99 ms", 8, true)} ${pad("×b req/s", 9, true)} ${pad("×b p50", 7, true)} ${pad("×b p99", 7, true)} ${pad("bad", 4, true)}`;
+const header = `${pad("request", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("p50 ms", 8, true)} ${pad("p99 ms", 8, true)} ${pad("×b req/s", 9, true)} ${pad("×b p50", 7, true)} ${pad("×b p99", 7, true)} ${pad("cpu ms", 7, true)} ${pad("bad", 4, true)}`;
 lines.push(header, "-".repeat(header.length));
 for (const row of rows) {
   if (row.status !== "ok") {
@@ -323,7 +355,7 @@ for (const row of rows) {
   for (const c of CONNECTIONS) {
     const r = row.runs[c];
     lines.push(
-      `${pad(c === CONNECTIONS[0] ? row.label : "", 58)} ${pad(c, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.p50, 8, true)} ${pad(r.p99, 8, true)} ${pad(r.ratioToB?.rps, 9, true)} ${pad(r.ratioToB?.p50, 7, true)} ${pad(r.ratioToB?.p99, 7, true)} ${pad(r.unexpected + r.errors, 4, true)}`,
+      `${pad(c === CONNECTIONS[0] ? row.label : "", 58)} ${pad(c, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.p50, 8, true)} ${pad(r.p99, 8, true)} ${pad(r.ratioToB?.rps, 9, true)} ${pad(r.ratioToB?.p50, 7, true)} ${pad(r.ratioToB?.p99, 7, true)} ${pad(r.serverCpuMsPerRequest, 7, true)} ${pad(r.unexpected + r.errors, 4, true)}`,
     );
   }
 }

@@ -9,21 +9,43 @@ export const SERVER_INFO = { name: "todo-calendar", version: "1.0.0" } as const;
 const INSTRUCTIONS =
   "Personal tasks and public holiday calendars. Task tools (list_tasks, create_task, complete_task) act on the signed-in user's account and need an active Max membership; list_calendar_packs works for every key. Confirm with the user before creating or completing tasks.";
 
+type JsonSchemaConverter = StandardSchemaWithJSON["~standard"]["jsonSchema"];
+
 /**
- * Advertises the zod schema in tools/list but lets the arguments through unchanged, so the
- * tool wrapper below validates them and a bad argument gets the same field-level `isError`
- * result as any domain error (the SDK's own check would answer with unstructured text).
+ * A zod schema as the SDK sees it: its JSON Schema, converted once per isolate instead of on every
+ * request (the SDK memoises per McpServer, and ours is per request), and a `validate` that lets the
+ * value through unchanged. Arguments are validated by the tool wrapper below, so a bad argument gets
+ * the same field-level `isError` result as any domain error (the SDK's own check would answer with
+ * unstructured text). Results are built by the domain from the same shapes; test/mcp/tasks.test.ts
+ * holds every result to its advertised outputSchema, so re-parsing 200 tasks per call buys nothing.
  */
 function advertised(schema: z.ZodType): StandardSchemaWithJSON<unknown, unknown> {
+  const convert = schema["~standard"].jsonSchema as JsonSchemaConverter;
+  const converted = new Map<string, Record<string, unknown>>();
+  const memo =
+    (io: "input" | "output"): JsonSchemaConverter["input"] =>
+    (options) => {
+      const key = `${io} ${options.target}`;
+      let json = converted.get(key);
+      if (!json) {
+        json = convert[io](options);
+        converted.set(key, json);
+      }
+      return json;
+    };
   return {
-    "~standard": {
-      version: 1,
-      vendor: "todo-calendar",
-      validate: (value: unknown) => ({ value }),
-      jsonSchema: schema["~standard"].jsonSchema,
-    },
+    "~standard": { version: 1, vendor: "todo-calendar", validate: (value: unknown) => ({ value }), jsonSchema: { input: memo("input"), output: memo("output") } },
   };
 }
+
+// Built on the first MCP request (module scope stays constant set-up), then shared by every server.
+let registrations: { tool: ToolDescriptor; inputSchema: StandardSchemaWithJSON; outputSchema: StandardSchemaWithJSON }[] | undefined;
+const toolRegistrations = () =>
+  (registrations ??= (tools as readonly ToolDescriptor[]).map((tool) => ({
+    tool,
+    inputSchema: advertised(tool.input),
+    outputSchema: advertised(tool.output),
+  })));
 
 async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
   const parsed = tool.input.safeParse(args ?? {});
@@ -35,16 +57,10 @@ async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
 /** One server per request, bound to the authenticated actor: nothing is shared between callers. */
 export function createServer(ctx: ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
-  for (const tool of tools as readonly ToolDescriptor[]) {
+  for (const { tool, inputSchema, outputSchema } of toolRegistrations()) {
     server.registerTool(
       tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: advertised(tool.input),
-        outputSchema: tool.output as unknown as StandardSchemaWithJSON,
-        annotations: { title: tool.title, ...tool.annotations },
-      },
+      { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: { title: tool.title, ...tool.annotations } },
       async (args: unknown) => {
         try {
           return await runTool(tool, ctx, args);

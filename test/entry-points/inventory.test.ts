@@ -11,17 +11,17 @@ const DOCUMENTATION_ROUTES = new Set(["GET /api/v1/openapi.json", "GET /api/v1/d
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
 /**
- * One spelling for a route in Hono and in OpenAPI: parameters become `{}` (names may differ), no
- * trailing slash. Hono cannot route OpenAPI's `/calendars/{id}.ics` directly; such a route is a
- * regex parameter with a literal suffix (`:file{[^/]+\\.ics}`), which is read here as `{}.ics`.
+ * Operations that share another route's handler: Hono cannot route `{id}.ics` as a parameter plus a
+ * suffix, and a second pattern on the same segment would cost its fast router (test/http/routing.test.ts),
+ * so the `{id}` handler serves ids ending in `.ics`. The last test checks that it does.
  */
+const SERVED_BY = new Map([["GET /api/v1/calendars/{}.ics", "GET /api/v1/calendars/{}"]]);
+
+/** One spelling for a route in Hono and in OpenAPI: parameters become `{}` (names may differ), no trailing slash. */
 const normalize = (path: string) =>
   path
     .replace(/\{[A-Za-z0-9_]+\}/g, "{}")
-    .replace(/:[A-Za-z0-9_]+(?:\{([^}]*)\})?/g, (_, regex?: string) => {
-      const suffix = regex && /^\[\^\/\][+*]((?:\\\.|[A-Za-z0-9_-])+)$/.exec(regex)?.[1];
-      return `{}${suffix ? suffix.replaceAll("\\", "") : ""}`;
-    })
+    .replace(/:[A-Za-z0-9_]+/g, "{}")
     .replace(/(.)\/$/, "$1");
 
 describe("route inventory", () => {
@@ -41,6 +41,7 @@ describe("route inventory", () => {
         .map((r) => `${r.method} ${normalize(r.path)}`)
         .filter((route) => !DOCUMENTATION_ROUTES.has(route)),
     );
+    for (const [operation, route] of SERVED_BY) if (served.has(route)) served.add(operation);
 
     expect(documented.size).toBeGreaterThan(0);
     expect([...served].sort()).toEqual([...documented].sort());
@@ -51,5 +52,12 @@ describe("route inventory", () => {
       const res = await call(route.split(" ")[1]!);
       expect(res.status, route).toBe(200);
     }
+  });
+
+  it("serves the operations that share a handler", async () => {
+    const res = await call("/api/v1/calendars/de.ics");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/calendar/);
+    expect(await res.text()).toMatch(/^BEGIN:VCALENDAR\r\n/);
   });
 });
