@@ -1,4 +1,4 @@
-import type { AuthInfo } from "@modelcontextprotocol/server";
+import { type AuthInfo, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
 import { toAppError } from "../app";
 import { createDb } from "../db/client";
@@ -13,6 +13,15 @@ import type { ToolContext } from "./tools";
 
 export const MCP_PATH = "/mcp";
 
+// CORS for every /mcp answer, SDK-built or ours: any origin may read results (the key is the credential).
+const MCP_CORS = {
+  origin: "*",
+  headers: "Content-Type, Accept, Authorization, mcp-session-id, MCP-Protocol-Version, Mcp-Method, Mcp-Name",
+  methods: "GET, POST, DELETE, OPTIONS",
+  exposeHeaders: "mcp-session-id, WWW-Authenticate, RateLimit, RateLimit-Policy",
+  maxAge: 86400,
+};
+
 /**
  * Stateless Streamable HTTP (no McpAgent, no Durable Object): every request is authenticated
  * here and gets a fresh McpServer bound to its own actor. The factory reads the actor from the
@@ -23,7 +32,7 @@ const createHandler = () =>
     route: MCP_PATH,
     // Origins are checked in handleMcp, before authentication, against the configurable allowlist.
     allowedOriginHostnames: "*",
-    corsOptions: { exposeHeaders: "mcp-session-id, WWW-Authenticate, RateLimit, RateLimit-Policy" },
+    corsOptions: MCP_CORS,
   });
 // Created on the first /mcp request rather than at module scope, which stays constant set-up only.
 let handler: ReturnType<typeof createHandler> | undefined;
@@ -31,6 +40,41 @@ const mcp = () => {
   handler ??= createHandler();
   return handler;
 };
+
+// The SDK's own bound on a body it reads (4 MiB); larger or unsized bodies are left to it.
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** A POST body read and parsed once, for the era check and the transport alike; undefined to leave it to the SDK. */
+async function parsedBodyOf(request: Request): Promise<{ parsedBody: unknown } | undefined> {
+  const length = Number(request.headers.get("content-length") ?? Number.NaN);
+  if (request.method !== "POST" || !(length <= MAX_BODY_BYTES)) return undefined;
+  try {
+    return { parsedBody: await request.clone().json() };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A 2025-era POST, answered with one JSON body, as the 2026-07-28 path does by default: the SDK's
+ * stateless fallback always opens an SSE stream for a single result. The spec lets the server choose
+ * (`application/json` or `text/event-stream`); one JSON body is less work for both ends, and no tool
+ * here sends progress or other messages before its result.
+ */
+async function serveLegacyAsJson(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
+  const server = createServer(toolContextOf(authInfo));
+  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  await server.connect(transport);
+  try {
+    const response = await transport.handleRequest(request, { authInfo, parsedBody });
+    return withRateHeaders(response, {
+      "Access-Control-Allow-Origin": MCP_CORS.origin,
+      "Access-Control-Expose-Headers": MCP_CORS.exposeHeaders,
+    });
+  } finally {
+    void Promise.all([transport.close(), server.close()]).catch(() => undefined);
+  }
+}
 
 function toolContextOf(authInfo: AuthInfo | undefined): ToolContext {
   const ctx = authInfo?.extra?.toolContext as ToolContext | undefined;
@@ -86,5 +130,10 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
 
   const toolContext: ToolContext = { db, actor, assets: env.ASSETS, origin: new URL(request.url).origin };
   const authInfo: AuthInfo = { token: key!, clientId: actor.keyId ?? actor.accountId, scopes: [], extra: { toolContext } };
-  return withRateHeaders(await mcp().fetch(request, { authInfo }), { ...rateHeaders, ...NOSNIFF });
+  const body = await parsedBodyOf(request);
+  const response =
+    body && (await isLegacyRequest(request, body.parsedBody))
+      ? await serveLegacyAsJson(request, authInfo, body.parsedBody)
+      : await mcp().fetch(request, { authInfo, ...body });
+  return withRateHeaders(response, { ...rateHeaders, ...NOSNIFF });
 }

@@ -28,6 +28,17 @@ describe("MCP transport", () => {
     expect(body.result.tools).toHaveLength(4);
   });
 
+  it("answers a 2025-era request with one JSON body, not a one-event SSE stream", async () => {
+    const user = await maxUser();
+    const response = await rpc({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "list_tasks", arguments: {} } }, { token: user.key });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-expose-headers")).toContain("WWW-Authenticate");
+    const body = JSON.parse(await response.text());
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: 7, result: { structuredContent: { tasks: [], count: 0 } } });
+  });
+
   it("serves 2025-era clients and the 2026-07-28 revision from the same endpoint", async () => {
     const user = await maxUser();
     for (const modern of [false, true]) {
