@@ -11,7 +11,7 @@ import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { matchesVersions, versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
-import { taskJsonSql, toTask } from "./mapping";
+import { taskArraySql, toTask } from "./mapping";
 import { nextOccurrence } from "./recurrence";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
 
@@ -72,7 +72,7 @@ export const parseTasks = (page: TaskPage) => JSON.parse(page.tasksJson) as Task
 const wholeListQuery = (db: Db, where: SQL | undefined) =>
   db
     .select({
-      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${tasks.updatedAt}, ${tasks.id})`.as("json"),
+      json: sql<string>`${taskArraySql(sql`${tasks.updatedAt}, ${tasks.id}`)}`.as("json"),
       count: sql<number>`count(*)`.as("count"),
       // Same shape as a page; a whole list never has a next page.
       fetched: sql<number>`count(*)`.as("fetched"),
@@ -95,7 +95,7 @@ function pageQuery(db: Db, where: SQL | undefined, limit: number | undefined) {
   const visible = limit !== undefined ? sql`${ranked.rn} <= ${limit}` : sql`1`;
   return db
     .select({
-      json: sql<string>`json_group_array(${taskJsonSql} ORDER BY ${ranked.rn}) FILTER (WHERE ${visible})`.as("json"),
+      json: sql<string>`${taskArraySql(sql`${ranked.rn}`, visible)}`.as("json"),
       count: sql<number>`count(*) FILTER (WHERE ${visible})`.as("count"),
       fetched: sql<number>`count(*)`.as("fetched"),
       lastId: sql<string | null>`max(${ranked.id}) FILTER (WHERE ${visible})`.as("lastId"),
@@ -142,7 +142,7 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
   if (query.listId !== undefined) filters.push(eq(tasks.listId, query.listId));
   if (cursor) filters.push(gt(tasks.id, cursor.id));
   // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
-  // in between. taskJsonSql reads the rows' columns by name, so each task is serialised once.
+  // in between. taskJsonSql (mapping.ts) reads the rows' columns by name, so each task is serialised once.
   const paged = query.limit !== undefined || cursor !== undefined;
   const page = paged ? pageQuery(db, and(...filters), query.limit) : wholeListQuery(db, and(...filters));
   const withTombstones = since !== undefined && !cursor;
