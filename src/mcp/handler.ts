@@ -2,7 +2,8 @@ import { type AuthInfo, isLegacyRequest, WebStandardStreamableHTTPServerTranspor
 import { createMcpHandler } from "agents/mcp/server";
 import { toAppError } from "../app";
 import { createDb } from "../db/client";
-import { authenticateKeyHash, verifiedKeyHash } from "../domain/api-keys/service";
+import { authenticateKeyHash, type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
+import type { KeyCaller } from "../domain/tasks/caller";
 import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
 import { originAllowedFor } from "../http/cors";
@@ -44,12 +45,35 @@ const mcp = () => {
 // The SDK's own bound on a body it reads (4 MiB); larger or unsized bodies are left to it.
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** A POST body read and parsed once, for the era check and the transport alike; undefined to leave it to the SDK. */
+/** The body as text, or undefined once it grows past `limit` bytes (chunked bodies have no length). */
+async function textWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<string | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/**
+ * A POST body read and parsed once, for the era check and the transport alike. Undefined leaves
+ * the body to the SDK (from the untouched original), which answers oversized or malformed ones.
+ */
 async function parsedBodyOf(request: Request): Promise<{ parsedBody: unknown } | undefined> {
-  const length = Number(request.headers.get("content-length") ?? Number.NaN);
-  if (request.method !== "POST" || !(length <= MAX_BODY_BYTES)) return undefined;
+  if (request.method !== "POST" || !request.body) return undefined;
+  const declared = request.headers.get("content-length");
+  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return undefined;
+  const text = await textWithin(request.clone().body!, MAX_BODY_BYTES);
   try {
-    return { parsedBody: await request.clone().json() };
+    return text === undefined ? undefined : { parsedBody: JSON.parse(text) };
   } catch {
     return undefined;
   }
@@ -111,7 +135,13 @@ export async function handleMcp(request: Request, env: Env, executionCtx: Execut
   }
 }
 
-/** Origin, then the key (same rules and limits as REST), then the SDK: a refused request costs nothing. */
+/**
+ * Origin, then the key's format and rate limit (as REST), then the SDK, then the key's verdict:
+ * no MCP result leaves before the key is known to be live, so a refused key still gets HTTP 401.
+ * The verdict usually comes from the task verb's own D1 batch (one round trip for list_tasks and
+ * create_task); when no verb ran (tools/list, calendars, a bad argument) it is looked up here.
+ * A statement run for a refused key is scoped to no account, so it reads and writes nothing.
+ */
 async function serve(request: Request, env: Env, executionCtx: ExecutionContext): Promise<Response> {
   if (!originAllowed(request, env)) {
     throw new AppError("forbidden_origin", "This Origin may not call the MCP endpoint. Ask the operator to add it to ALLOWED_ORIGINS.");
@@ -125,15 +155,23 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
   const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
   // The same per-key budget as REST, counted before any D1 work.
   const rateHeaders = await limitApiKey(env, keyHash);
-  const { actor, touch } = await authenticateKeyHash(db, keyHash).catch((e) => failedKeyAttempt(env, request, e));
-  if (touch) executionCtx.waitUntil(touch().catch(() => undefined));
 
-  const toolContext: ToolContext = { db, actor, assets: env.ASSETS, origin: new URL(request.url).origin };
-  const authInfo: AuthInfo = { token: key!, clientId: actor.keyId ?? actor.accountId, scopes: [], extra: { toolContext } };
+  let verified: KeyAuthentication | undefined;
+  const caller: KeyCaller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
+  const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: new URL(request.url).origin };
+  const authInfo: AuthInfo = { token: key!, clientId: `key:${keyHash.slice(0, 16)}`, scopes: [], extra: { toolContext } };
   const body = await parsedBodyOf(request);
   const response =
     body && (await isLegacyRequest(request, body.parsedBody))
       ? await serveLegacyAsJson(request, authInfo, body.parsedBody)
       : await mcp().fetch(request, { authInfo, ...body });
+
+  const auth =
+    verified ??
+    (await authenticateKeyHash(db, keyHash).catch(async (e) => {
+      await response.body?.cancel();
+      return failedKeyAttempt(env, request, e);
+    }));
+  if (auth.touch) executionCtx.waitUntil(auth.touch().catch(() => undefined));
   return withRateHeaders(response, { ...rateHeaders, ...NOSNIFF });
 }

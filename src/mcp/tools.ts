@@ -1,9 +1,9 @@
 import * as z from "zod";
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
-import type { ServiceContext } from "../domain/context";
+import type { Caller } from "../domain/tasks/caller";
 import { listPacks } from "../domain/calendars/catalogue";
 import { CalendarManifestEntry, PackFilter } from "../domain/calendars/schemas";
-import { completeTask, createTask, listTasks, parseTasks } from "../domain/tasks/service";
+import { completeTaskAs, createTaskAs, listTasksAs, parseTasks } from "../domain/tasks/service";
 import { Completed, IdempotencyKey, ListId, Since, Task, TaskId, TaskInput, Timestamp, Tombstone } from "../domain/tasks/schemas";
 
 /**
@@ -11,7 +11,12 @@ import { Completed, IdempotencyKey, ListId, Since, Task, TaskId, TaskInput, Time
  * calls the same domain verb as REST; `server.ts` registers them, `errors.ts` maps failures.
  */
 
-export interface ToolContext extends ServiceContext {
+export interface ToolContext {
+  /**
+   * Who the task tools act for: the request's API key, whose lookup rides in the verb's own D1
+   * batch (see caller.ts). The handler answers 401 before any result leaves (handler.ts).
+   */
+  caller: Caller;
   /** Static assets (the calendar catalogue). */
   assets: Fetcher;
   /** Origin of the request, for links in results and errors. */
@@ -74,7 +79,7 @@ export const listTasksTool = defineTool({
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
-    const page = await listTasks(ctx, input);
+    const { value: page } = await listTasksAs(ctx.caller, input);
     return {
       tasks: parseTasks(page),
       count: page.count,
@@ -99,7 +104,8 @@ export const createTaskTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const { clientRequestId, ...task } = input;
-    return { task: await createTask(ctx, task, { idempotencyKey: clientRequestId }) };
+    const { value } = await createTaskAs(ctx.caller, task, { idempotencyKey: clientRequestId });
+    return { task: value.task };
   },
 });
 
@@ -118,7 +124,7 @@ export const completeTaskTool = defineTool({
   }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
-    const { task, next } = await completeTask(ctx, input.id);
+    const { task, next } = (await completeTaskAs(ctx.caller, input.id)).value;
     return next ? { task, next } : { task };
   },
 });

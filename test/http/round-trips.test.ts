@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { handleMcp } from "../../src/mcp/handler";
 import { call, createKey, createTask, json, maxUser, signUp } from "../helpers";
 
 /** A D1 binding that counts round trips: each batch() and each executed statement is one. */
@@ -46,6 +47,22 @@ async function tripsOf(path: string, key: string, init: { method?: string; body?
   const request = new Request(`http://example.com${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   const res = await createApp().fetch(request, { ...env, DB: db }, ctx);
   const body = res.status === 204 ? null : await res.json();
+  const trips = counter.trips;
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, trips, body };
+}
+
+/** One JSON-RPC call to /mcp (2025-era, no initialize) through a counting D1 binding. */
+async function mcpTripsOf(key: string, method: string, params: unknown): Promise<{ status: number; trips: number; body: any }> {
+  const { db, counter } = countingD1(env.DB);
+  const ctx = createExecutionContext();
+  const request = new Request("http://example.com/mcp", {
+    method: "POST",
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const res = await handleMcp(request, { ...env, DB: db }, ctx);
+  const body = await res.json();
   const trips = counter.trips;
   await waitOnExecutionContext(ctx);
   return { status: res.status, trips, body };
@@ -143,5 +160,36 @@ describe("GET /api/v1/tasks in one D1 round trip", () => {
     const old = "/api/v1/tasks?since=2001-01-01T00:00:00Z";
     expect((await call(old, { token: user.key })).status).toBe(401);
     expect((await call(old, { token: max.key })).status).toBe(410);
+  });
+});
+
+describe("MCP in one D1 round trip", () => {
+  it("lists and creates with the key lookup inside the tool's batch; other methods pay only the lookup", async () => {
+    const user = await maxUser();
+    await createTask(user.key, { title: "a" });
+    // Let the first request's lastUsedAt refresh settle, so only the tool is counted.
+    await mcpTripsOf(user.key, "tools/list", {});
+    const listed = await mcpTripsOf(user.key, "tools/call", { name: "list_tasks", arguments: {} });
+    expect([listed.status, listed.body.result.structuredContent.count, listed.trips]).toEqual([200, 1, 1]);
+    const created = await mcpTripsOf(user.key, "tools/call", { name: "create_task", arguments: { title: "one trip" } });
+    expect([created.status, created.body.result.structuredContent.task.title, created.trips]).toEqual([200, "one trip", 1]);
+    const tools = await mcpTripsOf(user.key, "tools/list", {});
+    expect([tools.status, tools.body.result.tools.length, tools.trips]).toEqual([200, 4, 1]);
+  });
+
+  it("answers a dead key with HTTP 401 and writes nothing, though the write ran before the verdict", async () => {
+    const user = await maxUser();
+    await createTask(user.key, { title: "keep me" });
+    await call(`/account/api-keys/${user.keyId}`, { method: "DELETE", token: user.session });
+    for (const [method, params] of [
+      ["tools/call", { name: "create_task", arguments: { title: "must not exist" } }],
+      ["tools/call", { name: "list_tasks", arguments: {} }],
+      ["tools/call", { name: "list_tasks", arguments: { limit: "not a number" } }],
+      ["tools/list", {}],
+    ] as const) {
+      const refused = await mcpTripsOf(user.key, method, params);
+      expect([refused.status, refused.body.code], JSON.stringify(params)).toEqual([401, "unauthorized"]);
+    }
+    expect(await countTasks(user.accountId)).toBe(1);
   });
 });

@@ -21,6 +21,11 @@ export type Caller = ServiceContext | KeyCaller;
 export interface KeyCaller {
   db: Db;
   keyHash: string;
+  /**
+   * Told as soon as a verb's batch has found the key live (before the Max check), so a surface that
+   * must answer 401 itself (MCP) learns the verdict from that batch instead of a lookup of its own.
+   */
+  onAuthenticated?(auth: KeyAuthentication): void;
 }
 
 /** A verb's result, plus the key's authentication when the caller was a key (for lastUsedAt). */
@@ -59,6 +64,7 @@ export function scopeOf(caller: Caller): Scope {
     run: async (statements) => {
       const [actorRows, ...results] = await db.batch([keyActorQuery(db, caller.keyHash), ...statements]);
       const auth = toKeyAuthentication(db, actorRows);
+      caller.onAuthenticated?.(auth);
       requireMax(auth.actor);
       return { actor: auth.actor, auth, results };
     },
@@ -75,6 +81,7 @@ export async function resolveCaller(caller: Caller): Promise<{ ctx: ServiceConte
     return { ctx: caller };
   }
   const auth = await authenticateKeyHash(caller.db, caller.keyHash);
+  caller.onAuthenticated?.(auth);
   requireMax(auth.actor);
   return { ctx: { db: caller.db, actor: auth.actor }, auth };
 }

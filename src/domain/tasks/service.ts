@@ -311,6 +311,12 @@ export async function completeTask(ctx: ServiceContext, id: string, options: Wri
   return completeRow(ctx, id, { completed: true }, versions, false);
 }
 
+/** completeTask for any caller: completion reads before it writes, so a key is resolved first. */
+export async function completeTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<TaskChange>> {
+  const { ctx, auth } = await resolveCaller(caller);
+  return { value: await completeTask(ctx, id, options), auth };
+}
+
 const MAX_ATTEMPTS = 3;
 
 /**
