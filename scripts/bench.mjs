@@ -253,9 +253,13 @@ if (catalogue.status === 200) {
   etag = pack.headers.get("etag") ?? undefined;
 }
 
+// The payload row: (b) padded to the size of the 100-task list, to tell the list's own work from moving its bytes.
+const list100Bytes = Buffer.byteLength((await call("/api/v1/tasks", { token: key100 })).text);
+
 const allRows = [
   { id: "a", label: "(a) GET /api/v1/ — no I/O", method: "GET", path: "/api/v1/", expect: 200 },
   { id: "b", label: "(b) GET /_bench/d1 — one SELECT 1", method: "GET", path: "/_bench/d1", expect: 200 },
+  { id: "bPayload", label: `(b) padded to ${list100Bytes} bytes, the 100-task list's size`, method: "GET", path: `/_bench/d1?pad=${list100Bytes}`, expect: 200 },
   { id: "list100", label: "GET /api/v1/tasks (100 tasks)", method: "GET", path: "/api/v1/tasks", headers: auth(key100), expect: 200 },
   { id: "list1000", label: "GET /api/v1/tasks (1,000 tasks)", method: "GET", path: "/api/v1/tasks", headers: auth(key1000), expect: 200 },
   { id: "create", label: "POST /api/v1/tasks", method: "POST", path: "/api/v1/tasks", headers: { ...auth(keyWrite), ...json }, body: JSON.stringify({ title: "Bench task", due: "2026-12-24" }), expect: 201 },
@@ -365,6 +369,8 @@ for (const t of targets) {
   lines.push(`  ${pad(t.name, 68)} ${parts.join("   ")}`);
 }
 lines.push(`  ${pad(zeroNon2xx.name, 68)} ${zeroNon2xx.pass ? "ok" : "FAIL"}`);
+const payloadRatios = CONNECTIONS.map((c) => `@${c}: ${ratio(byId.list100?.runs?.[c]?.rps ?? null, byId.bPayload?.runs?.[c]?.rps) ?? "–"}`);
+lines.push("", `Diagnostic: GET /api/v1/tasks (100) ÷ (b) padded to the same bytes, throughput   ${payloadRatios.join("   ")}`);
 
 const machine = {
   cores: cpus().length,

@@ -10,10 +10,15 @@ export const BENCH_D1_PATH = "/_bench/d1";
  * so they never appear in the OpenAPI document, and they answer 404 unless BENCH_ROUTES is "on".
  */
 export function registerBenchRoutes(app: OpenAPIHono<AppEnv>) {
-  // Baseline (b): the cost of the app stack plus exactly one trivial D1 round trip.
+  // Baseline (b): the cost of the app stack plus exactly one trivial D1 round trip. With `?pad=N`
+  // the body is padded to N bytes (at most 1 MB): (b) with the payload of a real route, which tells
+  // a route's own work from the cost of moving its bytes.
   app.get(BENCH_D1_PATH, async (c) => {
     if (c.env.BENCH_ROUTES !== "on") throw new AppError("not_found", `No route for GET ${c.req.path}.`);
     const row = await c.var.db.get<{ one: number }>(sql`SELECT 1 AS one`);
-    return c.json({ one: row.one }, 200, { "Cache-Control": "no-store" });
+    const body = JSON.stringify({ one: row.one });
+    const pad = Math.min(Math.max(Number(c.req.query("pad")) || 0, 0), 1_000_000);
+    const padded = pad > body.length + 10 ? `${body.slice(0, -1)},"pad":"${"x".repeat(pad - body.length - 9)}"}` : body;
+    return c.body(padded, 200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
   });
 }
