@@ -1,5 +1,6 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, type Placeholder, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
+import { compiled } from "../../db/compiled";
 import { alias } from "drizzle-orm/sqlite-core";
 import { accounts, apiKeys, memberships, nowSql } from "../../db/schema";
 import { sha256Hex } from "../crypto";
@@ -84,25 +85,27 @@ export async function verifiedKeyHash(key: string | undefined): Promise<string> 
   return sha256Hex(key);
 }
 
-const liveKeySql = (keyHash: string) =>
+/** A key hash, or the placeholder a compiled statement fills with it. */
+type KeyHash = string | Placeholder;
+
+const liveKeySql = (keyHash: KeyHash) =>
   sql`k.key_hash = ${keyHash} AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > ${nowSql})`;
 
 /**
  * The account a live key with active Max acts for, as a SQL subquery (NULL otherwise). Verbs scope by it
  * so a key check can share the verb's D1 round trip instead of costing one of its own.
  */
-export const keyAccountSql = (keyHash: string) =>
+export const keyAccountSql = (keyHash: KeyHash) =>
   sql`(SELECT k.account_id FROM api_keys k JOIN memberships m ON m.account_id = k.account_id
        WHERE ${liveKeySql(keyHash)} AND ${activeMaxSql("m")})`;
 
-type KeyActorRow = Awaited<ReturnType<typeof keyActorQuery>>[number];
+type KeyActorRow = Awaited<ReturnType<typeof keyActorSelect>>[number];
 
 const k = alias(apiKeys, "k");
 const a = alias(accounts, "a");
 const m = alias(memberships, "m");
 
-/** Key, account and membership in one statement; batchable with a verb's own statements. */
-export const keyActorQuery = (db: Db, keyHash: string) =>
+const keyActorSelect = (db: Db, keyHash: KeyHash) =>
   db
     .select({
       keyId: k.id,
@@ -117,7 +120,13 @@ export const keyActorQuery = (db: Db, keyHash: string) =>
     .where(liveKeySql(keyHash))
     .limit(1);
 
-/** The result of keyActorQuery as an actor, or `unauthorized` when the key is unknown, revoked or expired. */
+/** Key, account and membership in one statement, compiled once (it runs on every key request). */
+const keyActor = compiled<{ keyHash: string }>((db, p) => keyActorSelect(db, p.keyHash));
+
+/** The key lookup as an item of a verb's `db.batch()`. */
+export const keyActorQuery = (db: Db, keyHash: string) => keyActor.with(db, { keyHash });
+
+/** The result of the key lookup as an actor, or `unauthorized` when the key is unknown, revoked or expired. */
 export function toKeyAuthentication(db: Db, [row]: KeyActorRow[]): KeyAuthentication {
   if (!row) throw new AppError("unauthorized", UNAUTHORIZED);
   const actor: Actor = { accountId: row.accountId, keyId: row.keyId, maxActive: !!row.maxActive, timeZone: row.timeZone };
@@ -133,7 +142,7 @@ export function toKeyAuthentication(db: Db, [row]: KeyActorRow[]): KeyAuthentica
  * takes effect on the very next request. Key, account and membership are one query.
  */
 export async function authenticateKeyHash(db: Db, keyHash: string): Promise<KeyAuthentication> {
-  return toKeyAuthentication(db, await keyActorQuery(db, keyHash));
+  return toKeyAuthentication(db, (await keyActor.run(db, { keyHash })) as KeyActorRow[]);
 }
 
 

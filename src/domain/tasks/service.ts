@@ -2,9 +2,11 @@ import { and, asc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, sql
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
+import { compiled } from "../../db/compiled";
+import { keyAccountSql } from "../api-keys/service";
 import type { ServiceContext } from "../context";
 import { requireMax } from "../api-keys/service";
-import { type Caller, type Outcome, resolveCaller, scopeOf } from "./caller";
+import { type Caller, type KeyCaller, type Outcome, resolveCaller, type Scope, scopeOf } from "./caller";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
@@ -65,6 +67,26 @@ const toUtc = (instant: string) => new Date(instant).toISOString();
 
 export const parseTasks = (page: TaskPage) => JSON.parse(page.tasksJson) as Task[];
 
+/** The values a listing binds; in a compiled statement, placeholders stand in for them. */
+type ListingValues = {
+  since: unknown;
+  /** 1 or 0 (SQLite integers: placeholders skip Drizzle's boolean encoding). */
+  completed: unknown;
+  listId: unknown;
+  cursorId: unknown;
+  limit: unknown;
+  limitPlusOne: unknown;
+};
+
+/** Which filters a listing has: its statements' shape. Each shape is compiled once for API keys. */
+interface ListingShape {
+  since: boolean;
+  completed: boolean;
+  listId: boolean;
+  cursor: boolean;
+  limit: boolean;
+}
+
 /**
  * Every matching task, ordered by (updatedAt, id), as one JSON array text. Each field has its own
  * alias: D1 batch results are keyed by column name, and two `count(*)` columns would collapse.
@@ -83,16 +105,16 @@ const wholeListQuery = (db: Db, where: SQL | undefined) =>
     .where(where);
 
 /** One page by id: `limit + 1` rows are read so the extra one tells that another page follows. */
-function pageQuery(db: Db, where: SQL | undefined, limit: number | undefined) {
+function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues) {
   let rows = db
     .select({ ...getTableColumns(tasks), rn: sql<number>`row_number() OVER (ORDER BY ${tasks.id})`.as("rn") })
     .from(tasks)
     .where(where)
     .orderBy(asc(tasks.id))
     .$dynamic();
-  if (limit !== undefined) rows = rows.limit(limit + 1);
+  if (shape.limit) rows = rows.limit(v.limitPlusOne as number);
   const ranked = rows.as("ranked");
-  const visible = limit !== undefined ? sql`${ranked.rn} <= ${limit}` : sql`1`;
+  const visible = shape.limit ? sql`${ranked.rn} <= ${v.limit}` : sql`1`;
   return db
     .select({
       json: sql<string>`${taskArraySql(sql`${ranked.rn}`, visible)}`.as("json"),
@@ -103,6 +125,47 @@ function pageQuery(db: Db, where: SQL | undefined, limit: number | undefined) {
       now: sql<string>`${nowSql}`.as("now"),
     })
     .from(ranked);
+}
+
+/**
+ * The page (with the clock) and, for a `since` sync, the tombstones: one round trip, one snapshot.
+ * Pages (`limit` or `cursor`) walk by id, a whole list is ordered by (updatedAt, id).
+ */
+function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues) {
+  const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
+  if (shape.since) filters.push(gte(tasks.updatedAt, v.since as string));
+  if (shape.completed) filters.push(eq(tasks.completed, v.completed as boolean));
+  if (shape.listId) filters.push(eq(tasks.listId, v.listId as string));
+  if (shape.cursor) filters.push(gt(tasks.id, v.cursorId as string));
+  // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
+  // in between. taskJsonSql (mapping.ts) reads the rows' columns by name, so each task is serialised once.
+  const paged = shape.limit || shape.cursor;
+  const page = paged ? pageQuery(db, and(...filters), shape, v) : wholeListQuery(db, and(...filters));
+  if (!shape.since || shape.cursor) return [page];
+  const tombstones = db
+    .select({ id: tasks.id, deletedAt: tasks.deletedAt })
+    .from(tasks)
+    .where(and(eq(tasks.accountId, account), isNotNull(tasks.deletedAt), gte(tasks.deletedAt, v.since as string)))
+    .orderBy(asc(tasks.deletedAt), asc(tasks.id));
+  return [page, tombstones];
+}
+
+// Per shape: the listing's statements for an API key, compiled once (see db/compiled.ts).
+const compiledListings = new Map<string, ReturnType<typeof compileListing>>();
+const compileListing = (shape: ListingShape) =>
+  [0, 1].map((index) =>
+    // Compiled on first use: the second (tombstones) only for shapes that have it.
+    compiled<ListingValues & { keyHash: string }>((db, p) => listingStatements(db, keyAccountSql(p.keyHash), shape, p)[index]!),
+  );
+function keyListingStatements(caller: KeyCaller, shape: ListingShape, v: ListingValues): BatchItem<"sqlite">[] {
+  const key = JSON.stringify(shape);
+  let statements = compiledListings.get(key);
+  if (!statements) {
+    statements = compileListing(shape);
+    compiledListings.set(key, statements);
+  }
+  const count = shape.since && !shape.cursor ? 2 : 1;
+  return statements.slice(0, count).map((statement) => statement.with(caller.db, { ...v, keyHash: caller.keyHash }));
 }
 
 /** A listing's statements for one D1 batch, and how to read their results. */
@@ -119,9 +182,8 @@ interface ListingPlan {
  * edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
  * sent twice, while its id never changes. Every page reports the first page's serverTime, so
  * whatever changed after the listing began also reaches the client on its next `since` sync.
- * `account` is the account id, or a SQL subquery that yields it (see caller.ts).
  */
-function planListing(db: Db, account: string | SQL, query: ListTasksQuery): ListingPlan {
+function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): ListingPlan {
   const since = query.since ? toUtc(query.since) : undefined;
   let problem: AppError | undefined;
   let cursor: ReturnType<typeof decodeCursor> | undefined;
@@ -136,25 +198,24 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
   } catch (e) {
     problem ??= e as AppError;
   }
-  const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
-  if (since) filters.push(gte(tasks.updatedAt, since));
-  if (query.completed !== undefined) filters.push(eq(tasks.completed, query.completed));
-  if (query.listId !== undefined) filters.push(eq(tasks.listId, query.listId));
-  if (cursor) filters.push(gt(tasks.id, cursor.id));
-  // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
-  // in between. taskJsonSql (mapping.ts) reads the rows' columns by name, so each task is serialised once.
-  const paged = query.limit !== undefined || cursor !== undefined;
-  const page = paged ? pageQuery(db, and(...filters), query.limit) : wholeListQuery(db, and(...filters));
-  const withTombstones = since !== undefined && !cursor;
-  const tombstones = db
-    .select({ id: tasks.id, deletedAt: tasks.deletedAt })
-    .from(tasks)
-    .where(and(eq(tasks.accountId, account), isNotNull(tasks.deletedAt), gte(tasks.deletedAt, since ?? "")))
-    .orderBy(asc(tasks.deletedAt), asc(tasks.id));
+  const shape: ListingShape = {
+    since: since !== undefined,
+    completed: query.completed !== undefined,
+    listId: query.listId !== undefined,
+    cursor: cursor !== undefined,
+    limit: query.limit !== undefined,
+  };
+  const values: ListingValues = {
+    since,
+    completed: query.completed ? 1 : 0,
+    listId: query.listId,
+    cursorId: cursor?.id,
+    limit: query.limit,
+    limitPlusOne: query.limit === undefined ? undefined : query.limit + 1,
+  };
   return {
     problem,
-    // Page (with the clock) and tombstones in one round trip and one consistent snapshot.
-    statements: withTombstones ? [page, tombstones] : [page],
+    statements: "keyHash" in caller ? keyListingStatements(caller, shape, values) : listingStatements(scope.db, scope.account, shape, values),
     finish(results) {
       const [[listed], deleted] = results as [
         { json: string; count: number; fetched: number; lastId: string | null; now: string }[],
@@ -172,7 +233,7 @@ function planListing(db: Db, account: string | SQL, query: ListTasksQuery): List
 /** Lists tasks (see planListing) in one D1 round trip, the key lookup included. */
 export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promise<Outcome<TaskPage>> {
   const scope = scopeOf(caller);
-  const plan = planListing(scope.db, scope.account, query);
+  const plan = planListing(caller, scope, query);
   const { auth, results } = await scope.run(plan.statements);
   if (plan.problem) throw plan.problem;
   return { value: plan.finish(results), auth };
@@ -230,21 +291,29 @@ export async function createTaskAs(
     const { ctx, auth } = await resolveCaller(caller);
     return { value: await createTaskOnce(ctx, newTaskValues(ctx, input), input, options.idempotencyKey), auth };
   }
+  const v = { ...taskFields(input), important: input.important ? 1 : 0 };
+  // For a key, the compiled statement; the lookup and the insert share one round trip.
   const scope = scopeOf(caller);
-  const v = taskFields(input);
-  // The owner row exists only for an allowed caller, so a refused key inserts nothing.
-  const insert = scope.db
-    .insert(tasks)
-    .select(
-      sql`SELECT ${v.id}, owner.id, ${v.title}, ${v.notes}, ${v.listId}, ${v.due}, ${v.reminder}, ${v.repeat},
-                 ${v.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL
-          FROM (SELECT ${scope.account} AS id) owner WHERE owner.id IS NOT NULL`,
-    )
-    .returning();
+  const insert = "keyHash" in caller ? insertTaskForKey.with(caller.db, { ...v, keyHash: caller.keyHash }) : insertTaskFor(scope.db, scope.account, v);
   const { auth, results } = await scope.run([insert]);
   const [row] = results[0] as TaskRow[];
   return { value: { task: toTask(row!), replayed: false }, auth };
 }
+
+/** Column values of a new task as bound to the insert: `important` as a SQLite integer. */
+type NewTask = Omit<ReturnType<typeof taskFields>, "important"> & { important: number };
+
+/** Inserts a task for `account`; the owner row exists only for an allowed caller, so a refused key inserts nothing. */
+const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]: unknown }) =>
+  db
+    .insert(tasks)
+    .select(
+      sql`SELECT ${v.id}, owner.id, ${v.title}, ${v.notes}, ${v.listId}, ${v.due}, ${v.reminder}, ${v.repeat},
+                 ${v.important}, 0, ${nowSql}, ${nowSql}, NULL
+          FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
+    )
+    .returning();
+const insertTaskForKey = compiled<NewTask & { keyHash: string }>((db, p) => insertTaskFor(db, keyAccountSql(p.keyHash), p));
 
 /** Maps a patch to column updates: "" clears a text field, null clears the reminder. */
 function patchColumns(patch: TaskPatch): Partial<TaskRow> {
