@@ -31,9 +31,11 @@ const CRC_TABLE = (() => {
   return table;
 })();
 
+// Runs on every key request (checksum) and every ETag: indexed loops, no iterators or per-byte strings.
 export function crc32(text: string): number {
+  const bytes = new TextEncoder().encode(text);
   let crc = 0xffffffff;
-  for (const byte of new TextEncoder().encode(text)) crc = CRC_TABLE[(crc ^ byte) & 0xff]! ^ (crc >>> 8);
+  for (let i = 0; i < bytes.length; i++) crc = CRC_TABLE[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
   return (crc ^ 0xffffffff) >>> 0;
 }
 
@@ -42,7 +44,13 @@ export async function sha256Hex(text: string): Promise<string> {
   return toHex(new Uint8Array(digest));
 }
 
-export const toHex = (bytes: Uint8Array) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+const HEX_PAIRS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
+export function toHex(bytes: Uint8Array): string {
+  let hex = "";
+  for (let i = 0; i < bytes.length; i++) hex += HEX_PAIRS[bytes[i]!];
+  return hex;
+}
 
 export const fromHex = (hex: string) => new Uint8Array((hex.match(/../g) ?? []).map((h) => parseInt(h, 16)));
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, type Placeholder, sql, type SQL } from "drizzle-orm";
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
@@ -357,17 +357,49 @@ export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch,
     if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
     return { value: { task: toTask(row) }, auth };
   }
-  const { auth, results } = await scope.run([
-    db
-      .update(tasks)
-      .set({ ...set, updatedAt: bumpedUpdatedAt })
-      .where(and(ownLiveTaskIn(account, id), versionCondition(versions)))
-      .returning(),
-    db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id)),
-  ]);
+  const statements =
+    "keyHash" in caller && (versions === undefined || versions === "*" || versions.length === 1)
+      ? keyUpdateStatements(caller, id, set, versions)
+      : updateStatements(db, account, id, set, versionCondition(versions));
+  const { auth, results } = await scope.run(statements);
   const [[updated], [current]] = results as [TaskRow[], { id: string }[]];
   if (updated) return { value: { task: toTask(updated) }, auth };
   throw current ? stale() : notFound();
+}
+
+/** The guarded update, and the task's existence to tell 412 from 404 when nothing was updated. */
+const updateStatements = (db: Db, account: string | SQL, id: unknown, set: Record<string, unknown>, condition: SQL | undefined) => [
+  db
+    .update(tasks)
+    .set({ ...set, updatedAt: bumpedUpdatedAt })
+    .where(and(ownLiveTaskIn(account, id as string), condition))
+    .returning(),
+  db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id as string)),
+];
+
+// Per shape (the patched columns, with or without one If-Match version): compiled once for API keys.
+const compiledUpdates = new Map<string, ReturnType<typeof compiled>[]>();
+function keyUpdateStatements(caller: KeyCaller, id: string, set: Partial<TaskRow>, versions: Versions | undefined) {
+  const columns = Object.keys(set).sort() as (keyof TaskRow)[];
+  const guarded = Array.isArray(versions);
+  const shape = `${columns.join(",")}|${guarded}`;
+  let statements = compiledUpdates.get(shape);
+  if (!statements) {
+    const build = (db: Db, p: Record<string, Placeholder>) =>
+      updateStatements(
+        db,
+        keyAccountSql(p.keyHash!),
+        p.id,
+        Object.fromEntries(columns.map((column) => [column, p[column]])),
+        guarded ? inArray(tasks.updatedAt, [p.version!]) : undefined,
+      );
+    statements = [0, 1].map((index) => compiled((db, p) => build(db, p as Record<string, Placeholder>)[index]!));
+    compiledUpdates.set(shape, statements);
+  }
+  // Placeholders skip Drizzle's encoders: booleans go in as SQLite integers.
+  const values: Record<string, unknown> = { keyHash: caller.keyHash, id, version: guarded ? versions[0] : undefined };
+  for (const column of columns) values[column] = typeof set[column] === "boolean" ? Number(set[column]) : set[column];
+  return statements.map((statement) => statement.with(caller.db, values));
 }
 
 /**
