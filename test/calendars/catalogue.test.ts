@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { readPackBody } from "../../src/domain/calendars/catalogue";
 import { CalendarManifest, CalendarPack, type CalendarManifestEntry } from "../../src/domain/calendars/schemas";
 import { call, json } from "../helpers";
 
@@ -200,5 +201,18 @@ describe("calendar delivery", () => {
     expect(doc.paths["/calendars/{id}.ics"].get.operationId).toBe("getCalendarPackIcs");
     expect(doc.paths["/calendars/{id}"].get.responses["404"]).toBeDefined();
     expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["CalendarManifest", "CalendarPack", "CalendarEvent"]));
+  });
+});
+
+describe("pack bodies in memory", () => {
+  it("reads a pack's file from ASSETS once, then serves the same bytes from the isolate", async () => {
+    let fetches = 0;
+    const counting = { fetch: (input: RequestInfo | URL, init?: RequestInit) => (fetches++, env.ASSETS.fetch(input, init)) } as unknown as Fetcher;
+    const first = await readPackBody(counting, "de");
+    const second = await readPackBody(counting, "de");
+    expect(fetches).toBe(1);
+    expect(new TextDecoder().decode(second)).toBe(new TextDecoder().decode(first));
+    expect(CalendarPack.parse(JSON.parse(new TextDecoder().decode(second))).id).toBe("de");
+    await expect(readPackBody(counting, "xx-nope")).rejects.toMatchObject({ code: "pack_not_found" });
   });
 });

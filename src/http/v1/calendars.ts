@@ -117,7 +117,7 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
  */
 async function cacheable(
   c: Context<AppEnv>,
-  content: { etag: string; body: () => Promise<string | ReadableStream> } | string,
+  content: { etag: string; body: () => Promise<string | ReadableStream | Uint8Array<ArrayBuffer>> } | string,
   contentType: string,
   extra: Record<string, string> = {},
 ) {
@@ -164,7 +164,7 @@ export function registerCalendarRoutes(app: OpenAPIHono<AppEnv>) {
     // make Hono fall back from its RegExpRouter to the slower TrieRouter for every request.
     if (requested.endsWith(".ics")) return ics(c, requested.slice(0, -".ics".length));
     const { id, etag } = await findPack(c.env.ASSETS, requested);
-    // The stored file is the response body: streamed as is, never parsed.
+    // The stored file is the response body, byte for byte, never parsed (kept in memory after the first read).
     return cacheable(c, { etag, body: () => readPackBody(c.env.ASSETS, id) }, JSON_TYPE);
   });
 }
