@@ -207,7 +207,11 @@ describe("calendar delivery", () => {
 describe("pack bodies in memory", () => {
   it("reads a pack's file from ASSETS once, then serves the same bytes from the isolate", async () => {
     let fetches = 0;
-    const counting = { fetch: (input: RequestInfo | URL, init?: RequestInit) => (fetches++, env.ASSETS.fetch(input, init)) } as unknown as Fetcher;
+    const fetch = (input: RequestInfo | URL, init?: RequestInit) => {
+      fetches++;
+      return env.ASSETS.fetch(input, init);
+    };
+    const counting = { fetch } as unknown as Fetcher;
     const first = await readPackBody(counting, "de");
     const second = await readPackBody(counting, "de");
     expect(fetches).toBe(1);
