@@ -45,7 +45,7 @@ const mcp = () => {
 // The SDK's own bound on a body it reads (4 MiB); larger or unsized bodies are left to it.
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The body as text, or undefined once it grows past `limit` bytes (chunked bodies have no length). */
+/** The body as text, or undefined once it grows past `limit` bytes (a body sent without a length). */
 async function textWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<string | undefined> {
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -64,18 +64,21 @@ async function textWithin(body: ReadableStream<Uint8Array>, limit: number): Prom
 }
 
 /**
- * A POST body read and parsed once, for the era check and the transport alike. Undefined leaves
- * the body to the SDK (from the untouched original), which answers oversized or malformed ones.
+ * A POST body read and parsed once, for the era check and the transport alike. When it is not
+ * JSON, the request goes on with the same text as its body, and the SDK answers the parse error;
+ * a body over the SDK's bound is left unread for the SDK to refuse (413).
  */
-async function parsedBodyOf(request: Request): Promise<{ parsedBody: unknown } | undefined> {
-  if (request.method !== "POST" || !request.body) return undefined;
+async function withParsedBody(request: Request): Promise<{ request: Request; parsedBody?: unknown }> {
+  if (request.method !== "POST" || !request.body) return { request };
   const declared = request.headers.get("content-length");
-  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return undefined;
-  const text = await textWithin(request.clone().body!, MAX_BODY_BYTES);
+  if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return { request };
+  // A declared length is within the bound: read natively. Without one, count while reading.
+  const text = declared !== null ? await request.text() : await textWithin(request.clone().body!, MAX_BODY_BYTES);
+  if (text === undefined) return { request };
   try {
-    return text === undefined ? undefined : { parsedBody: JSON.parse(text) };
+    return { request, parsedBody: JSON.parse(text) };
   } catch {
-    return undefined;
+    return { request: declared !== null ? new Request(request, { body: text }) : request };
   }
 }
 
@@ -160,11 +163,11 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
   const caller: KeyCaller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
   const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: new URL(request.url).origin };
   const authInfo: AuthInfo = { token: key!, clientId: `key:${keyHash.slice(0, 16)}`, scopes: [], extra: { toolContext } };
-  const body = await parsedBodyOf(request);
+  const { request: forwarded, parsedBody } = await withParsedBody(request);
   const response =
-    body && (await isLegacyRequest(request, body.parsedBody))
-      ? await serveLegacyAsJson(request, authInfo, body.parsedBody)
-      : await mcp().fetch(request, { authInfo, ...body });
+    parsedBody !== undefined && (await isLegacyRequest(forwarded, parsedBody))
+      ? await serveLegacyAsJson(forwarded, authInfo, parsedBody)
+      : await mcp().fetch(forwarded, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
 
   const auth =
     verified ??

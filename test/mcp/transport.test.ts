@@ -65,6 +65,20 @@ describe("MCP transport", () => {
     expect(body.result).toBeUndefined();
   });
 
+  it("reads a body with a declared length once, valid or malformed (as real HTTP clients send it)", async () => {
+    const user = await maxUser();
+    const sized = (text: string) => ({ token: user.key, headers: { "content-length": String(new TextEncoder().encode(text).byteLength) } });
+    const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_tasks", arguments: { limit: 5 } } });
+    const ok = await rpc(valid, sized(valid));
+    expect(ok.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await rpcResult(ok)).result.structuredContent.count).toBe(0);
+    const malformed = await rpcResult(await rpc("{not json", sized("{not json")));
+    expect(malformed.error.code).toBe(-32700);
+    const oversized = await rpc(valid, { token: user.key, headers: { "content-length": String(5 * 1024 * 1024) } });
+    expect(oversized.status).toBeGreaterThanOrEqual(400);
+    expect(oversized.status).toBeLessThan(500);
+  });
+
   it("answers a message that is not JSON-RPC with a JSON-RPC error", async () => {
     const user = await maxUser();
     const body = await rpcResult(await rpc({ hello: "world" }, { token: user.key }));
