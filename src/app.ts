@@ -48,7 +48,7 @@ export function createApp() {
   for (const path of PUBLIC_CORS_PATHS) app.use(path, publicCors);
   for (const path of PRIVATE_CORS_PATHS) app.use(path, privateCors);
   for (const path of ["/auth/signup", "/auth/login"]) app.use(path, limitAuthByIp);
-  for (const path of ["/api/v1/tasks", "/api/v1/tasks/*", "/auth/signup", "/auth/login", "/account", "/account/*", "/admin/*"]) {
+  for (const path of ["/api/v1/tasks/*", "/auth/signup", "/auth/login", "/account/*", "/admin/*"]) {
     app.use(path, jsonBodies);
   }
 

@@ -64,7 +64,6 @@ const session = [{ sessionAuth: [] }];
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
-  app.use("/account", requireSession);
   app.use("/account/*", requireSession);
   app.use("/auth/logout", requireSession);
 

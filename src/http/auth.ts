@@ -25,8 +25,6 @@ export function acceptKey(c: Context<AppEnv>, auth: KeyAuthentication | undefine
  * every request, no cache) runs inside the route's own D1 batch: see `asKeyCaller`.
  */
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
-  // "/tasks/*" also matches "/tasks": check (and count against the rate limit) once.
-  if (c.var.keyHash) return next();
   const keyHash = await verifiedKeyHash(bearerToken(c)).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
   const rateHeaders = await limitApiKey(c.env, keyHash);
   c.set("keyHash", keyHash);

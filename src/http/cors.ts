@@ -12,7 +12,8 @@ import type { AppEnv } from "../env";
 
 /** The discovery root and the OpenAPI document. Calendars, /SKILL.md and /llms.txt set `*` themselves. */
 export const PUBLIC_CORS_PATHS = ["/api/v1", "/api/v1/openapi.json"];
-export const PRIVATE_CORS_PATHS = ["/api/v1/tasks", "/api/v1/tasks/*", "/auth/*", "/account", "/account/*", "/admin/*"];
+// Hono's `/x/*` also matches `/x` itself: one pattern each, or the middleware runs twice.
+export const PRIVATE_CORS_PATHS = ["/api/v1/tasks/*", "/auth/*", "/account/*", "/admin/*"];
 
 export const publicCors = cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86400 });
 

@@ -9,4 +9,11 @@ describe("routing", () => {
     router.match("GET", "/api/v1/tasks");
     expect(router.activeRouter.name).toBe("RegExpRouter");
   });
+
+  it("registers each middleware once per path: `/x/*` already covers `/x`", () => {
+    // Hono's wildcard also matches the bare path, so `use("/x")` next to `use("/x/*")` runs twice on `/x`.
+    const uses = createApp().routes.filter((route) => route.method === "ALL");
+    const twice = uses.filter((route) => uses.some((other) => other.handler === route.handler && other.path === `${route.path}/*`));
+    expect(twice.map((route) => route.path)).toEqual([]);
+  });
 });

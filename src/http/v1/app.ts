@@ -12,7 +12,6 @@ import { registerTaskRoutes } from "./tasks";
 /** Everything under /api/v1. Its routes are exactly the paths of the published OpenAPI document. */
 export function createV1App() {
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook });
-  v1.use("/tasks", requireApiKey);
   v1.use("/tasks/*", requireApiKey);
   registerRootRoute(v1);
   registerTaskRoutes(v1);

@@ -138,7 +138,6 @@ export function registerCalendarRoutes(app: OpenAPIHono<AppEnv>) {
     exposeHeaders: ["ETag"],
     maxAge: 86400,
   });
-  app.use("/calendars", publicCors);
   app.use("/calendars/*", publicCors);
 
   app.openapi(listCalendarPacksRoute, async (c) => {
