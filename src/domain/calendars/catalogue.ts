@@ -96,7 +96,8 @@ export async function readPackBody(assets: Fetcher, id: string): Promise<Uint8Ar
   const cached = memory.bodies.get(id);
   if (cached) return cached;
   const response = await assets.fetch(new Request(`${ASSET_ORIGIN}${packPath(id)}`));
-  if (!response.ok) {
+  // As in readJsonAsset: a missing file may come back as 404 or as a 200 HTML fallback.
+  if (!response.ok || !(response.headers.get("content-type") ?? "").includes("json")) {
     await response.body?.cancel();
     throw packNotFound(id);
   }
@@ -112,10 +113,9 @@ export async function readPackBody(assets: Fetcher, id: string): Promise<Uint8Ar
   return body;
 }
 
-/** One pack with its events. Ids are matched case-insensitively (`DE-BY` is `de-by`). */
+/** One pack with its events, parsed from the bytes readPackBody keeps. Ids are matched case-insensitively (`DE-BY` is `de-by`). */
 export async function getPack(assets: Fetcher, id: string): Promise<CalendarPack> {
   const normalized = id.toLowerCase();
-  const pack = PACK_ID.test(normalized) ? await readJsonAsset<CalendarPack>(assets, packPath(normalized)) : undefined;
-  if (!pack) throw packNotFound(id);
-  return pack;
+  if (!PACK_ID.test(normalized)) throw packNotFound(id);
+  return JSON.parse(new TextDecoder().decode(await readPackBody(assets, normalized))) as CalendarPack;
 }
