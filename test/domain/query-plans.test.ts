@@ -1,0 +1,80 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { handleMcp } from "../../src/mcp/handler";
+import { createTask, maxUser } from "../helpers";
+
+/** A D1 binding that records the SQL text of every statement it prepares. */
+function recordingD1(real: D1Database) {
+  const texts = new Set<string>();
+  const db = new Proxy(real, {
+    get(target, prop) {
+      if (prop === "prepare") {
+        return (sql: string) => {
+          texts.add(sql);
+          return target.prepare(sql);
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { db, texts };
+}
+
+/** SQLite's plan for a statement, one detail line per step (parameters left NULL: plans do not depend on them). */
+async function planOf(sql: string): Promise<string[]> {
+  const parameters = (sql.match(/\?/g) ?? []).map(() => null);
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...parameters)
+    .all<{ detail: string }>();
+  return results.map((row) => row.detail);
+}
+
+describe("the hot statements' query plans", () => {
+  // Compiled statements bind through `(SELECT ?)` and the key lookup reads account and membership by
+  // subqueries (see db/compiled.ts): the index must still be used, or a list would read every task.
+  it("use an index for every table a task request reads, and never scan tasks or api_keys", async () => {
+    const { key } = await maxUser("plans");
+    const task = await createTask(key, { title: "Planned" });
+    const { db, texts } = recordingD1(env.DB);
+    const app = createApp();
+    const send = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+      const ctx = createExecutionContext();
+      const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+      if (init.body !== undefined) headers["content-type"] = "application/json";
+      const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+      const res = await app.fetch(new Request(`http://example.com${path}`, { method: init.method ?? "GET", headers, body }), { ...env, DB: db }, ctx);
+      expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
+      await waitOnExecutionContext(ctx);
+    };
+    await send("/api/v1/tasks");
+    await send("/api/v1/tasks?limit=10&completed=false");
+    await send(`/api/v1/tasks?since=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}`);
+    await send("/api/v1/tasks", { method: "POST", body: { title: "Another" } });
+    await send(`/api/v1/tasks/${task.id}`, { method: "PATCH", body: { title: "Renamed" } });
+    const ctx = createExecutionContext();
+    const mcp = await handleMcp(
+      new Request("http://example.com/mcp", {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_tasks", arguments: { limit: 100 } } }),
+      }),
+      { ...env, DB: db },
+      ctx,
+    );
+    expect(mcp.status).toBe(200);
+    await waitOnExecutionContext(ctx);
+
+    const statements = [...texts].filter((sql) => /\b(tasks|api_keys)\b/.test(sql));
+    expect(statements.length).toBeGreaterThanOrEqual(5);
+    for (const sql of statements) {
+      const plan = await planOf(sql);
+      // "SCAN x USING INDEX" walks an index range; a bare "SCAN tasks" reads the whole table.
+      const fullScans = plan.filter((line) => /^SCAN (tasks|api_keys|k)\b(?! USING)/.test(line));
+      expect(fullScans, `${sql}\n${plan.join("\n")}`).toEqual([]);
+      expect(plan.some((line) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/.test(line)), `${sql}\n${plan.join("\n")}`).toBe(true);
+    }
+  });
+});
