@@ -69,6 +69,11 @@ describe("the hot statements' query plans", () => {
 
     const statements = [...texts].filter((sql) => /\b(tasks|api_keys)\b/.test(sql));
     expect(statements.length).toBeGreaterThanOrEqual(5);
+    // Every statement scoped by the key (all compiled, see db/compiled.ts) binds its values as `(SELECT ?)`:
+    // a bare `?` next to a join or in a subquery in FROM makes SQLite re-plan the statement on every run.
+    const keyScoped = statements.filter((sql) => sql.includes("key_hash"));
+    expect(keyScoped.length).toBeGreaterThanOrEqual(5);
+    for (const sql of keyScoped) expect(sql.replaceAll("(SELECT ?)", ""), sql).not.toContain("?");
     for (const sql of statements) {
       const plan = await planOf(sql);
       // "SCAN x USING INDEX" walks an index range; a bare "SCAN tasks" reads the whole table.
