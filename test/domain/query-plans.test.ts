@@ -2,6 +2,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { createDb } from "../../src/db/client";
+import { purgeExpired } from "../../src/domain/retention";
 import { handleMcp } from "../../src/mcp/handler";
 import { createTask, maxUser } from "../helpers";
 
@@ -81,5 +83,16 @@ describe("the hot statements' query plans", () => {
       expect(fullScans, `${sql}\n${plan.join("\n")}`).toEqual([]);
       expect(plan.some((line) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/.test(line)), `${sql}\n${plan.join("\n")}`).toBe(true);
     }
+  });
+
+  // The tombstone index is partial (deleted_at IS NOT NULL): the purge must keep the term that lets SQLite use it.
+  it("purge tombstones through the partial deleted_at index, not a scan of every task", async () => {
+    const { db, texts } = recordingD1(env.DB);
+    await purgeExpired(createDb(db));
+    const purge = [...texts].find((sql) => /delete from "tasks"/i.test(sql));
+    expect(purge).toBeDefined();
+    const plan = await planOf(purge!);
+    expect(plan.join("\n")).toContain("tasks_deleted_at_idx");
+    expect(plan.filter((line) => /^SCAN tasks\b(?! USING)/.test(line))).toEqual([]);
   });
 });
