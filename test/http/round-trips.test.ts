@@ -2,12 +2,13 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { generateApiKey } from "../../src/domain/api-keys/format";
 import { handleMcp } from "../../src/mcp/handler";
 import { call, createKey, createTask, json, maxUser, signUp } from "../helpers";
 
-/** A D1 binding that counts round trips: each batch() and each executed statement is one. */
+/** A D1 binding that counts round trips (each batch() and each executed statement is one) and statements. */
 function countingD1(real: D1Database) {
-  const counter = { trips: 0 };
+  const counter = { trips: 0, statements: 0 };
   const wrapStatement = (statement: D1PreparedStatement): D1PreparedStatement =>
     new Proxy(statement, {
       get(target, prop) {
@@ -16,6 +17,7 @@ function countingD1(real: D1Database) {
         if (["first", "all", "run", "raw"].includes(String(prop))) {
           return (...args: unknown[]) => {
             counter.trips++;
+            counter.statements++;
             return (value as (...a: unknown[]) => unknown).apply(target, args);
           };
         }
@@ -28,6 +30,7 @@ function countingD1(real: D1Database) {
       if (prop === "batch") {
         return (statements: D1PreparedStatement[]) => {
           counter.trips++;
+          counter.statements += statements.length;
           // The real binding needs its own statement objects, not our proxies.
           return target.batch(statements.map((s) => (s as unknown as { valueOf(): D1PreparedStatement }).valueOf()));
         };
@@ -39,7 +42,11 @@ function countingD1(real: D1Database) {
   return { db, counter };
 }
 
-async function tripsOf(path: string, key: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; trips: number; body: any }> {
+async function tripsOf(
+  path: string,
+  key: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; trips: number; statements: number; body: any }> {
   const { db, counter } = countingD1(env.DB);
   const ctx = createExecutionContext();
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
@@ -47,13 +54,13 @@ async function tripsOf(path: string, key: string, init: { method?: string; body?
   const request = new Request(`http://example.com${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   const res = await createApp().fetch(request, { ...env, DB: db }, ctx);
   const body = res.status === 204 ? null : await res.json();
-  const trips = counter.trips;
+  const { trips, statements } = counter;
   await waitOnExecutionContext(ctx);
-  return { status: res.status, trips, body };
+  return { status: res.status, trips, statements, body };
 }
 
 /** One JSON-RPC call to /mcp (2025-era, no initialize) through a counting D1 binding. */
-async function mcpTripsOf(key: string, method: string, params: unknown): Promise<{ status: number; trips: number; body: any }> {
+async function mcpTripsOf(key: string, method: string, params: unknown): Promise<{ status: number; trips: number; statements: number; body: any }> {
   const { db, counter } = countingD1(env.DB);
   const ctx = createExecutionContext();
   const request = new Request("http://example.com/mcp", {
@@ -63,9 +70,9 @@ async function mcpTripsOf(key: string, method: string, params: unknown): Promise
   });
   const res = await handleMcp(request, { ...env, DB: db }, ctx);
   const body = await res.json();
-  const trips = counter.trips;
+  const { trips, statements } = counter;
   await waitOnExecutionContext(ctx);
-  return { status: res.status, trips, body };
+  return { status: res.status, trips, statements, body };
 }
 
 const countTasks = async (accountId: string) =>
@@ -120,9 +127,14 @@ describe("GET /api/v1/tasks in one D1 round trip", () => {
     expect(listed.status).toBe(200);
     expect(listed.body.meta.count).toBe(2);
     expect(listed.trips).toBe(1);
+    // The page's row carries the key's verdict: no lookup statement of its own.
+    expect(listed.statements).toBe(1);
+    const paged = await tripsOf("/api/v1/tasks?limit=1", user.key);
+    expect([paged.status, paged.body.data.length, paged.trips, paged.statements]).toEqual([200, 1, 1, 1]);
     const delta = await tripsOf(`/api/v1/tasks?since=${encodeURIComponent(listed.body.meta.serverTime)}&limit=1`, user.key);
     expect(delta.status).toBe(200);
-    expect(delta.trips).toBe(1);
+    // The page and the tombstones since then.
+    expect([delta.trips, delta.statements]).toEqual([1, 2]);
   });
 
   it("still refuses a dead key (401) and a free key (403) in that one round trip", async () => {
@@ -131,12 +143,15 @@ describe("GET /api/v1/tasks in one D1 round trip", () => {
     const revoked = await tripsOf("/api/v1/tasks", user.key);
     expect(revoked.status).toBe(401);
     expect(revoked.body.code).toBe("unauthorized");
-    expect(revoked.trips).toBe(1);
+    expect([revoked.trips, revoked.statements]).toEqual([1, 1]);
     const free = await signUp("free");
     const { key } = await createKey(free.session);
     const refused = await tripsOf("/api/v1/tasks", key);
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("max_required");
+    // Unknown to the database (well-formed, never issued): 401, and nothing listed for it.
+    const unknown = await tripsOf("/api/v1/tasks", generateApiKey());
+    expect([unknown.status, unknown.body.code, unknown.statements]).toEqual([401, "unauthorized", 1]);
   });
 
   it("judges credentials before the query: a bad `since` is 401 for a dead key, 403 without Max, 400 with Max", async () => {
@@ -170,7 +185,7 @@ describe("MCP in one D1 round trip", () => {
     // Let the first request's lastUsedAt refresh settle, so only the tool is counted.
     await mcpTripsOf(user.key, "tools/list", {});
     const listed = await mcpTripsOf(user.key, "tools/call", { name: "list_tasks", arguments: {} });
-    expect([listed.status, listed.body.result.structuredContent.count, listed.trips]).toEqual([200, 1, 1]);
+    expect([listed.status, listed.body.result.structuredContent.count, listed.trips, listed.statements]).toEqual([200, 1, 1, 1]);
     const created = await mcpTripsOf(user.key, "tools/call", { name: "create_task", arguments: { title: "one trip" } });
     expect([created.status, created.body.result.structuredContent.task.title, created.trips]).toEqual([200, "one trip", 1]);
     const tools = await mcpTripsOf(user.key, "tools/list", {});

@@ -6,6 +6,8 @@ import {
   type KeyAuthentication,
   keyAccountSql,
   keyActorQuery,
+  type KeyActorRow,
+  keyVerdictRows,
   requireMax,
   toKeyAuthentication,
 } from "../api-keys/service";
@@ -44,8 +46,12 @@ export interface Scope {
    * scoped by it can neither read nor write anything for a refused key.
    */
   account: string | SQL;
-  /** Runs the verb's statements in one batch, then raises 401/403 before the results are used. */
-  run(statements: Statement[]): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
+  /**
+   * Runs the verb's statements in one batch, then raises 401/403 before the results are used.
+   * With `verdictInFirstRow`, the first statement's one row carries the key lookup as its `verdict`
+   * column (keyVerdictSql), so no lookup statement is added; an actor's scope ignores it.
+   */
+  run(statements: Statement[], options?: { verdictInFirstRow?: boolean }): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
 }
 
 export function scopeOf(caller: Caller): Scope {
@@ -61,8 +67,12 @@ export function scopeOf(caller: Caller): Scope {
   return {
     db,
     account: keyAccountSql(caller.keyHash),
-    run: async (statements) => {
-      const [actorRows, ...results] = await db.batch([keyActorQuery(db, caller.keyHash), ...statements]);
+    run: async (statements, options) => {
+      const inFirstRow = options?.verdictInFirstRow;
+      const batch = await db.batch((inFirstRow ? statements : [keyActorQuery(db, caller.keyHash), ...statements]) as [Statement]);
+      const [actorRows, results] = inFirstRow
+        ? [keyVerdictRows((batch[0] as { verdict: string | null }[])[0]!.verdict), batch]
+        : [batch[0] as KeyActorRow[], batch.slice(1)];
       const auth = toKeyAuthentication(db, actorRows);
       caller.onAuthenticated?.(auth);
       requireMax(auth.actor);

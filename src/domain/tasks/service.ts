@@ -3,7 +3,7 @@ import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
-import { keyAccountSql } from "../api-keys/service";
+import { keyAccountSql, keyVerdictSql } from "../api-keys/service";
 import type { ServiceContext } from "../context";
 import { requireMax } from "../api-keys/service";
 import { type Caller, type KeyCaller, type Outcome, resolveCaller, type Scope, scopeOf } from "./caller";
@@ -87,13 +87,17 @@ interface ListingShape {
   limit: boolean;
 }
 
+/** For an API key, the key lookup as the listing's `verdict` column (see keyVerdictSql); none for an actor. */
+type Verdict = { verdict?: SQL.Aliased<string | null> };
+
 /**
  * Every matching task, ordered by (updatedAt, id), as one JSON array text. Each field has its own
  * alias: D1 batch results are keyed by column name, and two `count(*)` columns would collapse.
  */
-const wholeListQuery = (db: Db, where: SQL | undefined) =>
+const wholeListQuery = (db: Db, where: SQL | undefined, verdict: Verdict) =>
   db
     .select({
+      ...verdict,
       json: sql<string>`${taskArraySql(sql`${tasks.updatedAt}, ${tasks.id}`)}`.as("json"),
       count: sql<number>`count(*)`.as("count"),
       // Same shape as a page; a whole list never has a next page.
@@ -105,7 +109,7 @@ const wholeListQuery = (db: Db, where: SQL | undefined) =>
     .where(where);
 
 /** One page by id: `limit + 1` rows are read so the extra one tells that another page follows. */
-function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues) {
+function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues, verdict: Verdict) {
   let rows = db
     .select({ ...getTableColumns(tasks), rn: sql<number>`row_number() OVER (ORDER BY ${tasks.id})`.as("rn") })
     .from(tasks)
@@ -117,6 +121,7 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
   const visible = shape.limit ? sql`${ranked.rn} <= ${v.limit}` : sql`1`;
   return db
     .select({
+      ...verdict,
       json: sql<string>`${taskArraySql(sql`${ranked.rn}`, visible)}`.as("json"),
       count: sql<number>`count(*) FILTER (WHERE ${visible})`.as("count"),
       fetched: sql<number>`count(*)`.as("fetched"),
@@ -131,7 +136,7 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
  * The page (with the clock) and, for a `since` sync, the tombstones: one round trip, one snapshot.
  * Pages (`limit` or `cursor`) walk by id, a whole list is ordered by (updatedAt, id).
  */
-function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues) {
+function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues, verdict: Verdict = {}) {
   const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
   if (shape.since) filters.push(gte(tasks.updatedAt, v.since as string));
   if (shape.completed) filters.push(eq(tasks.completed, v.completed as boolean));
@@ -140,7 +145,7 @@ function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v
   // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
   // in between. taskJsonSql (mapping.ts) reads the rows' columns by name, so each task is serialised once.
   const paged = shape.limit || shape.cursor;
-  const page = paged ? pageQuery(db, and(...filters), shape, v) : wholeListQuery(db, and(...filters));
+  const page = paged ? pageQuery(db, and(...filters), shape, v, verdict) : wholeListQuery(db, and(...filters), verdict);
   if (!shape.since || shape.cursor) return [page];
   const tombstones = db
     .select({ id: tasks.id, deletedAt: tasks.deletedAt })
@@ -155,7 +160,9 @@ const compiledListings = new Map<string, ReturnType<typeof compileListing>>();
 const compileListing = (shape: ListingShape) =>
   [0, 1].map((index) =>
     // Compiled on first use: the second (tombstones) only for shapes that have it.
-    compiled<ListingValues & { keyHash: string }>((db, p) => listingStatements(db, keyAccountSql(p.keyHash), shape, p)[index]!),
+    compiled<ListingValues & { keyHash: string }>(
+      (db, p) => listingStatements(db, keyAccountSql(p.keyHash), shape, p, { verdict: keyVerdictSql(p.keyHash).as("verdict") })[index]!,
+    ),
   );
 function keyListingStatements(caller: KeyCaller, shape: ListingShape, v: ListingValues): BatchItem<"sqlite">[] {
   const key = JSON.stringify(shape);
@@ -234,7 +241,8 @@ function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): Listi
 export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promise<Outcome<TaskPage>> {
   const scope = scopeOf(caller);
   const plan = planListing(caller, scope, query);
-  const { auth, results } = await scope.run(plan.statements);
+  // The page's one row carries the key's verdict: authentication adds no statement.
+  const { auth, results } = await scope.run(plan.statements, { verdictInFirstRow: true });
   if (plan.problem) throw plan.problem;
   return { value: plan.finish(results), auth };
 }
