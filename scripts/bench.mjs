@@ -151,19 +151,37 @@ const ticksPerSecond = (() => {
     return 100;
   }
 })();
+// Also per thread: workerd runs a Worker, its Durable Objects (local D1) and wrangler's local
+// services on one thread, so at 10 connections that thread is the bottleneck (about 90% busy) and a
+// row's throughput ratio to (b) follows its CPU per response on that thread ("thread ms").
+const ticksOf = (stat) => {
+  // Fields after "(comm) ": state ppid pgrp … utime (11) stime (12), counted from state as 0.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return { pgrp: Number(fields[2]), ticks: Number(fields[11]) + Number(fields[12]) };
+};
 function serverCpuMs() {
   if (process.platform !== "linux" || !server?.pid) return null;
   let ticks = 0;
+  const threads = new Map();
   for (const pid of readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // Fields after "(comm) ": state ppid pgrp … utime (11) stime (12), counted from state as 0.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) === server.pid) ticks += Number(fields[11]) + Number(fields[12]);
+      const proc = ticksOf(readFileSync(`/proc/${pid}/stat`, "utf8"));
+      if (proc.pgrp !== server.pid) continue;
+      ticks += proc.ticks;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) threads.set(tid, ticksOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")).ticks);
     } catch {}
   }
-  return (ticks * 1000) / ticksPerSecond;
+  const ms = (t) => (t * 1000) / ticksPerSecond;
+  return { total: ms(ticks), threads: new Map([...threads].map(([tid, t]) => [tid, ms(t)])) };
+}
+
+/** CPU between two readings: the server's total, and its busiest thread's. */
+function cpuBetween(before, after) {
+  if (!before || !after) return { cpuMs: null, threadMs: null };
+  let threadMs = 0;
+  for (const [tid, ms] of after.threads) threadMs = Math.max(threadMs, ms - (before.threads.get(tid) ?? 0));
+  return { cpuMs: after.total - before.total, threadMs };
 }
 
 const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
@@ -171,7 +189,7 @@ const round = (x, digits = 2) => (x === null || x === undefined || !Number.isFin
 
 /** One autocannon run; returns the raw samples so that slices of one row can be merged. */
 function load(row, connections, seconds) {
-  const sample = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuMs: null };
+  const sample = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuMs: null, threadMs: null };
   const started = performance.now();
   const cpuBefore = serverCpuMs();
   const instance = autocannon({ url: base + row.path, method: row.method, headers: row.headers, body: row.body, connections, duration: seconds, timeout: 10 });
@@ -183,8 +201,7 @@ function load(row, connections, seconds) {
   instance.on("reqError", () => sample.errors++);
   return instance.then((result) => {
     sample.elapsed = (performance.now() - started) / 1000;
-    const cpuAfter = serverCpuMs();
-    if (cpuBefore !== null && cpuAfter !== null) sample.cpuMs = cpuAfter - cpuBefore;
+    Object.assign(sample, cpuBetween(cpuBefore, serverCpuMs()));
     sample.errors += result.timeouts;
     return sample;
   });
@@ -195,7 +212,9 @@ function summarize(row, slices) {
   const statuses = {};
   for (const s of slices) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
   const elapsed = slices.reduce((t, s) => t + s.elapsed, 0);
-  const cpuMs = slices.every((s) => s.cpuMs !== null) ? slices.reduce((t, s) => t + s.cpuMs, 0) : null;
+  const sum = (key) => (slices.every((s) => s[key] !== null) ? slices.reduce((t, s) => t + s[key], 0) : null);
+  const cpuMs = sum("cpuMs");
+  const threadMs = sum("threadMs");
   const unexpected = Object.entries(statuses).filter(([code]) => Number(code) !== row.expect).reduce((n, [, c]) => n + c, 0);
   return {
     requests: latencies.length,
@@ -205,6 +224,9 @@ function summarize(row, slices) {
     // Server CPU (all its processes) per response, in ms; /proc counts in 10 ms ticks, so per row
     // it is exact to about 10 ms / requests.
     serverCpuMsPerRequest: cpuMs === null || !latencies.length ? null : round(cpuMs / latencies.length, 3),
+    // The busiest server thread's CPU per response (summed per 1 s slice), and how busy it was.
+    busiestThreadMsPerRequest: threadMs === null || !latencies.length ? null : round(threadMs / latencies.length, 3),
+    busiestThreadUtilisation: threadMs === null ? null : round(threadMs / 1000 / elapsed),
     // Throughput of each 1 s slice: their spread shows how steady the machine was.
     sliceRps: slices.map((s) => round(s.latencies.length / s.elapsed, 1)),
     statuses,
@@ -349,7 +371,7 @@ const zeroNon2xx = { name: "0 unexpected statuses and 0 errors in every load run
 
 const pad = (s, n, right = false) => (right ? String(s ?? "–").padStart(n) : String(s ?? "–").padEnd(n));
 const lines = [];
-const header = `${pad("request", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("p50 ms", 8, true)} ${pad("p99 ms", 8, true)} ${pad("×b req/s", 9, true)} ${pad("×b p50", 7, true)} ${pad("×b p99", 7, true)} ${pad("cpu ms", 7, true)} ${pad("bad", 4, true)}`;
+const header = `${pad("request", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("p50 ms", 8, true)} ${pad("p99 ms", 8, true)} ${pad("×b req/s", 9, true)} ${pad("×b p50", 7, true)} ${pad("×b p99", 7, true)} ${pad("cpu ms", 7, true)} ${pad("thr ms", 7, true)} ${pad("bad", 4, true)}`;
 lines.push(header, "-".repeat(header.length));
 for (const row of rows) {
   if (row.status !== "ok") {
@@ -359,7 +381,7 @@ for (const row of rows) {
   for (const c of CONNECTIONS) {
     const r = row.runs[c];
     lines.push(
-      `${pad(c === CONNECTIONS[0] ? row.label : "", 58)} ${pad(c, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.p50, 8, true)} ${pad(r.p99, 8, true)} ${pad(r.ratioToB?.rps, 9, true)} ${pad(r.ratioToB?.p50, 7, true)} ${pad(r.ratioToB?.p99, 7, true)} ${pad(r.serverCpuMsPerRequest, 7, true)} ${pad(r.unexpected + r.errors, 4, true)}`,
+      `${pad(c === CONNECTIONS[0] ? row.label : "", 58)} ${pad(c, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.p50, 8, true)} ${pad(r.p99, 8, true)} ${pad(r.ratioToB?.rps, 9, true)} ${pad(r.ratioToB?.p50, 7, true)} ${pad(r.ratioToB?.p99, 7, true)} ${pad(r.serverCpuMsPerRequest, 7, true)} ${pad(r.busiestThreadMsPerRequest, 7, true)} ${pad(r.unexpected + r.errors, 4, true)}`,
     );
   }
 }
@@ -389,6 +411,8 @@ for (const c of CONNECTIONS) {
   const slices = byId[BASELINE].runs?.[c]?.sliceRps;
   if (slices) console.log(`Noise: baseline (b) per-second throughput @${c} ranged ${Math.min(...slices)}–${Math.max(...slices)} req/s.`);
 }
+const busy = CONNECTIONS.map((c) => `@${c} ${Math.round((byId[BASELINE].runs?.[c]?.busiestThreadUtilisation ?? Number.NaN) * 100)}%`);
+console.log(`cpu ms: server CPU per response, all processes; thr ms: its busiest thread's (baseline (b) kept it busy ${busy.join(", ")}).`);
 console.log("");
 console.log(lines.join("\n"));
 
