@@ -15,6 +15,12 @@ export const accounts = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: text("created_at").notNull().default(nowSql),
+    /**
+     * A random token that changes with every write to the account's tasks (set by triggers on
+     * `tasks`, migration 0003; NULL until the first one). A listing kept by an isolate is served again
+     * only while D1 still reports the token it was read at (domain/tasks/listing-cache.ts).
+     */
+    tasksVersion: text("tasks_version"),
   },
   (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
 );

@@ -13,6 +13,7 @@ import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { matchesVersions, versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
+import { heldListing, type ListedPage, pageToServe } from "./listing-cache";
 import { taskArraySql, toTask } from "./mapping";
 import { nextOccurrence } from "./recurrence";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
@@ -76,6 +77,8 @@ type ListingValues = {
   cursorId: unknown;
   limit: unknown;
   limitPlusOne: unknown;
+  /** API keys: the tasks_version of the page this isolate holds, "" for none (see listing-cache.ts). */
+  knownVersion?: unknown;
 };
 
 /** Which filters a listing has: its statements' shape. Each shape is compiled once for API keys. */
@@ -87,17 +90,24 @@ interface ListingShape {
   limit: boolean;
 }
 
-/** For an API key, the key lookup as the listing's `verdict` column (see keyVerdictSql); none for an actor. */
-type Verdict = { verdict?: SQL.Aliased<string | null> };
+/**
+ * For an API key: the key lookup (`verdict`, see keyVerdictSql) and the account's `version` as columns
+ * of the page's row, and `changed`, a filter that is false (before any task is read) while the account's
+ * version is still the one the isolate holds a page for (see listing-cache.ts). None for an actor.
+ */
+interface KeyListing {
+  columns: { verdict: SQL.Aliased<string | null>; version: SQL.Aliased<string | null> };
+  changed: SQL;
+}
 
 /**
  * Every matching task, ordered by (updatedAt, id), as one JSON array text. Each field has its own
  * alias: D1 batch results are keyed by column name, and two `count(*)` columns would collapse.
  */
-const wholeListQuery = (db: Db, where: SQL | undefined, verdict: Verdict) =>
+const wholeListQuery = (db: Db, where: SQL | undefined, key: KeyListing | undefined) =>
   db
     .select({
-      ...verdict,
+      ...key?.columns,
       json: sql<string>`${taskArraySql(sql`${tasks.updatedAt}, ${tasks.id}`)}`.as("json"),
       count: sql<number>`count(*)`.as("count"),
       // Same shape as a page; a whole list never has a next page.
@@ -109,7 +119,7 @@ const wholeListQuery = (db: Db, where: SQL | undefined, verdict: Verdict) =>
     .where(where);
 
 /** One page by id: `limit + 1` rows are read so the extra one tells that another page follows. */
-function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues, verdict: Verdict) {
+function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues, key: KeyListing | undefined) {
   let rows = db
     .select({ ...getTableColumns(tasks), rn: sql<number>`row_number() OVER (ORDER BY ${tasks.id})`.as("rn") })
     .from(tasks)
@@ -121,7 +131,7 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
   const visible = shape.limit ? sql`${ranked.rn} <= ${v.limit}` : sql`1`;
   return db
     .select({
-      ...verdict,
+      ...key?.columns,
       json: sql<string>`${taskArraySql(sql`${ranked.rn}`, visible)}`.as("json"),
       count: sql<number>`count(*) FILTER (WHERE ${visible})`.as("count"),
       fetched: sql<number>`count(*)`.as("fetched"),
@@ -136,16 +146,17 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
  * The page (with the clock) and, for a `since` sync, the tombstones: one round trip, one snapshot.
  * Pages (`limit` or `cursor`) walk by id, a whole list is ordered by (updatedAt, id).
  */
-function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues, verdict: Verdict = {}) {
+function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues, key?: KeyListing) {
   const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
   if (shape.since) filters.push(gte(tasks.updatedAt, v.since as string));
   if (shape.completed) filters.push(eq(tasks.completed, v.completed as boolean));
   if (shape.listId) filters.push(eq(tasks.listId, v.listId as string));
   if (shape.cursor) filters.push(gt(tasks.id, v.cursorId as string));
+  if (key) filters.push(key.changed);
   // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
   // in between. taskJsonSql (mapping.ts) reads the rows' columns by name, so each task is serialised once.
   const paged = shape.limit || shape.cursor;
-  const page = paged ? pageQuery(db, and(...filters), shape, v, verdict) : wholeListQuery(db, and(...filters), verdict);
+  const page = paged ? pageQuery(db, and(...filters), shape, v, key) : wholeListQuery(db, and(...filters), key);
   if (!shape.since || shape.cursor) return [page];
   const tombstones = db
     .select({ id: tasks.id, deletedAt: tasks.deletedAt })
@@ -160,9 +171,14 @@ const compiledListings = new Map<string, ReturnType<typeof compileListing>>();
 const compileListing = (shape: ListingShape) =>
   [0, 1].map((index) =>
     // Compiled on first use: the second (tombstones) only for shapes that have it.
-    compiled<ListingValues & { keyHash: string }>(
-      (db, p) => listingStatements(db, keyAccountSql(p.keyHash), shape, p, { verdict: keyVerdictSql(p.keyHash).as("verdict") })[index]!,
-    ),
+    compiled<ListingValues & { keyHash: string }>((db, p) => {
+      const account = keyAccountSql(p.keyHash);
+      const version = sql<string | null>`(SELECT a.tasks_version FROM accounts a WHERE a.id = ${account})`;
+      return listingStatements(db, account, shape, p, {
+        columns: { verdict: keyVerdictSql(p.keyHash).as("verdict"), version: version.as("version") },
+        changed: sql`${version} IS NOT ${p.knownVersion}`,
+      })[index]!;
+    }),
   );
 function keyListingStatements(caller: KeyCaller, shape: ListingShape, v: ListingValues): BatchItem<"sqlite">[] {
   const key = JSON.stringify(shape);
@@ -220,18 +236,25 @@ function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): Listi
     limit: query.limit,
     limitPlusOne: query.limit === undefined ? undefined : query.limit + 1,
   };
+  // For an API key, a page this isolate already read is served again while D1 reports the account's
+  // tasks unchanged (listing-cache.ts). Not for `since` syncs: their tombstones are a second statement.
+  const cacheKey = "keyHash" in caller && !since ? `${caller.keyHash} ${JSON.stringify([shape, values])}` : undefined;
+  const held = cacheKey ? heldListing(cacheKey) : undefined;
+  values.knownVersion = held?.version ?? "";
   return {
     problem,
     statements: "keyHash" in caller ? keyListingStatements(caller, shape, values) : listingStatements(scope.db, scope.account, shape, values),
     finish(results) {
-      const [[listed], deleted] = results as [
-        { json: string; count: number; fetched: number; lastId: string | null; now: string }[],
+      const [[row], deleted] = results as [
+        (ListedPage & { now: string; version?: string | null })[],
         { id: string; deletedAt: string | null }[] | undefined,
       ];
-      const serverTime = cursor?.serverTime ?? listed!.now;
-      const result: TaskPage = { tasksJson: listed!.json, count: listed!.count, serverTime };
+      const read: ListedPage = { json: row!.json, count: row!.count, fetched: row!.fetched, lastId: row!.lastId };
+      const listed = cacheKey ? pageToServe(cacheKey, held, row!.version ?? null, read) : read;
+      const serverTime = cursor?.serverTime ?? row!.now;
+      const result: TaskPage = { tasksJson: listed.json, count: listed.count, serverTime };
       if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
-      if (listed!.fetched > listed!.count && listed!.lastId) result.nextCursor = encodeCursor({ id: listed!.lastId, serverTime });
+      if (listed.fetched > listed.count && listed.lastId) result.nextCursor = encodeCursor({ id: listed.lastId, serverTime });
       return result;
     },
   };
