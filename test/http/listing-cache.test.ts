@@ -2,6 +2,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
+import { keyVerdictRows } from "../../src/domain/api-keys/service";
 import { heldListing, listingCacheSize, MAX_ENTRY_BYTES, pageToServe } from "../../src/domain/tasks/listing-cache";
 import { call, createKey, createTask, grant, maxUser } from "../helpers";
 import { callOk, mcpClient } from "../mcp/client";
@@ -26,7 +27,10 @@ async function listSeeingRows(path: string, key: string) {
   const res = await createApp().fetch(new Request(`http://example.com${path}`, { headers: { authorization: `Bearer ${key}` } }), { ...env, DB }, ctx);
   const body = await res.json<any>();
   await waitOnExecutionContext(ctx);
-  return { status: res.status, body, row: rows[0] as { json: string; count: number; version: string | null } | undefined };
+  const row = rows[0] as { json: string; count: number; verdict: string | null } | undefined;
+  // The account's tasks_version rides in the key's verdict.
+  const version = row ? (keyVerdictRows(row.verdict)[0]?.tasksVersion ?? null) : undefined;
+  return { status: res.status, body, row: row && { ...row, version } };
 }
 
 const titles = (body: { data: { title: string }[] }) => body.data.map((t) => t.title).sort();

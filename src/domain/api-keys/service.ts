@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, type Placeholder, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
 import { alias } from "drizzle-orm/sqlite-core";
@@ -101,9 +101,16 @@ const liveKeySql = (keyHash: KeyHash) =>
  * that re-plan cost about 60 µs per key lookup and 160 µs per listing, more than running them.
  * Subqueries keep the cached plan (see also db/compiled.ts).
  */
-export const keyAccountSql = (keyHash: KeyHash) =>
+export const keyAccountSql = (keyHash: KeyHash, condition?: SQL) =>
   sql`(SELECT k.account_id FROM api_keys k
-       WHERE ${liveKeySql(keyHash)} AND (SELECT ${activeMaxSql("m")} FROM memberships m WHERE m.account_id = k.account_id))`;
+       WHERE ${liveKeySql(keyHash)} AND (SELECT ${activeMaxSql("m")} FROM memberships m WHERE m.account_id = k.account_id)${condition ? sql` AND ${condition}` : sql``})`;
+
+/**
+ * keyAccountSql, but NULL also while the account's tasks_version is still `knownVersion`: a listing
+ * scoped by it reads no task when the isolate already holds the current page (see listing-cache.ts).
+ */
+export const keyAccountChangedSql = (keyHash: KeyHash, knownVersion: unknown) =>
+  keyAccountSql(keyHash, sql`(SELECT a.tasks_version FROM accounts a WHERE a.id = k.account_id) IS NOT ${knownVersion}`);
 
 const k = alias(apiKeys, "k");
 
@@ -112,6 +119,8 @@ const keyActorColumns = {
   keyId: sql<string>`${k.id}`,
   accountId: sql<string>`${k.accountId}`,
   timeZone: sql<string>`(SELECT a.time_zone FROM accounts a WHERE a.id = k.account_id)`,
+  /** Changes with every write to the account's tasks (migration 0003); NULL before the first. */
+  tasksVersion: sql<string | null>`(SELECT a.tasks_version FROM accounts a WHERE a.id = k.account_id)`,
   maxActive: sql<number | null>`(SELECT ${activeMaxSql("m")} FROM memberships m WHERE m.account_id = k.account_id)`,
   stale: sql<number>`(k.last_used_at IS NULL OR k.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))`,
 };

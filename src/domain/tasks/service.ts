@@ -3,7 +3,7 @@ import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
-import { keyAccountSql, keyVerdictSql } from "../api-keys/service";
+import { keyAccountChangedSql, keyAccountSql, keyVerdictRows, keyVerdictSql } from "../api-keys/service";
 import type { ServiceContext } from "../context";
 import { requireMax } from "../api-keys/service";
 import { type Caller, type KeyCaller, type Outcome, resolveCaller, type Scope, scopeOf } from "./caller";
@@ -90,24 +90,17 @@ interface ListingShape {
   limit: boolean;
 }
 
-/**
- * For an API key: the key lookup (`verdict`, see keyVerdictSql) and the account's `version` as columns
- * of the page's row, and `changed`, a filter that is false (before any task is read) while the account's
- * version is still the one the isolate holds a page for (see listing-cache.ts). None for an actor.
- */
-interface KeyListing {
-  columns: { verdict: SQL.Aliased<string | null>; version: SQL.Aliased<string | null> };
-  changed: SQL;
-}
+/** For an API key, the key lookup as the page row's `verdict` column (see keyVerdictSql); none for an actor. */
+type Verdict = { verdict?: SQL.Aliased<string | null> };
 
 /**
  * Every matching task, ordered by (updatedAt, id), as one JSON array text. Each field has its own
  * alias: D1 batch results are keyed by column name, and two `count(*)` columns would collapse.
  */
-const wholeListQuery = (db: Db, where: SQL | undefined, key: KeyListing | undefined) =>
+const wholeListQuery = (db: Db, where: SQL | undefined, verdict: Verdict) =>
   db
     .select({
-      ...key?.columns,
+      ...verdict,
       json: sql<string>`${taskArraySql(sql`${tasks.updatedAt}, ${tasks.id}`)}`.as("json"),
       count: sql<number>`count(*)`.as("count"),
       // Same shape as a page; a whole list never has a next page.
@@ -119,7 +112,7 @@ const wholeListQuery = (db: Db, where: SQL | undefined, key: KeyListing | undefi
     .where(where);
 
 /** One page by id: `limit + 1` rows are read so the extra one tells that another page follows. */
-function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues, key: KeyListing | undefined) {
+function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues, verdict: Verdict) {
   let rows = db
     .select({ ...getTableColumns(tasks), rn: sql<number>`row_number() OVER (ORDER BY ${tasks.id})`.as("rn") })
     .from(tasks)
@@ -131,7 +124,7 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
   const visible = shape.limit ? sql`${ranked.rn} <= ${v.limit}` : sql`1`;
   return db
     .select({
-      ...key?.columns,
+      ...verdict,
       json: sql<string>`${taskArraySql(sql`${ranked.rn}`, visible)}`.as("json"),
       count: sql<number>`count(*) FILTER (WHERE ${visible})`.as("count"),
       fetched: sql<number>`count(*)`.as("fetched"),
@@ -146,17 +139,16 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
  * The page (with the clock) and, for a `since` sync, the tombstones: one round trip, one snapshot.
  * Pages (`limit` or `cursor`) walk by id, a whole list is ordered by (updatedAt, id).
  */
-function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues, key?: KeyListing) {
+function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues, verdict: Verdict = {}) {
   const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
   if (shape.since) filters.push(gte(tasks.updatedAt, v.since as string));
   if (shape.completed) filters.push(eq(tasks.completed, v.completed as boolean));
   if (shape.listId) filters.push(eq(tasks.listId, v.listId as string));
   if (shape.cursor) filters.push(gt(tasks.id, v.cursorId as string));
-  if (key) filters.push(key.changed);
   // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
   // in between. taskJsonSql (mapping.ts) reads the rows' columns by name, so each task is serialised once.
   const paged = shape.limit || shape.cursor;
-  const page = paged ? pageQuery(db, and(...filters), shape, v, key) : wholeListQuery(db, and(...filters), key);
+  const page = paged ? pageQuery(db, and(...filters), shape, v, verdict) : wholeListQuery(db, and(...filters), verdict);
   if (!shape.since || shape.cursor) return [page];
   const tombstones = db
     .select({ id: tasks.id, deletedAt: tasks.deletedAt })
@@ -171,14 +163,13 @@ const compiledListings = new Map<string, ReturnType<typeof compileListing>>();
 const compileListing = (shape: ListingShape) =>
   [0, 1].map((index) =>
     // Compiled on first use: the second (tombstones) only for shapes that have it.
-    compiled<ListingValues & { keyHash: string }>((db, p) => {
-      const account = keyAccountSql(p.keyHash);
-      const version = sql<string | null>`(SELECT a.tasks_version FROM accounts a WHERE a.id = ${account})`;
-      return listingStatements(db, account, shape, p, {
-        columns: { verdict: keyVerdictSql(p.keyHash).as("verdict"), version: version.as("version") },
-        changed: sql`${version} IS NOT ${p.knownVersion}`,
-      })[index]!;
-    }),
+    // The page is scoped by the key's account only while its tasks changed since the page this isolate
+    // holds (knownVersion); the tombstones of a `since` sync by the account itself.
+    compiled<ListingValues & { keyHash: string }>((db, p) =>
+      index === 0
+        ? listingStatements(db, keyAccountChangedSql(p.keyHash, p.knownVersion), shape, p, { verdict: keyVerdictSql(p.keyHash).as("verdict") })[0]!
+        : listingStatements(db, keyAccountSql(p.keyHash), shape, p)[1]!,
+    ),
   );
 function keyListingStatements(caller: KeyCaller, shape: ListingShape, v: ListingValues): BatchItem<"sqlite">[] {
   const key = JSON.stringify(shape);
@@ -246,11 +237,13 @@ function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): Listi
     statements: "keyHash" in caller ? keyListingStatements(caller, shape, values) : listingStatements(scope.db, scope.account, shape, values),
     finish(results) {
       const [[row], deleted] = results as [
-        (ListedPage & { now: string; version?: string | null })[],
+        (ListedPage & { now: string; verdict?: string | null })[],
         { id: string; deletedAt: string | null }[] | undefined,
       ];
       const read: ListedPage = { json: row!.json, count: row!.count, fetched: row!.fetched, lastId: row!.lastId };
-      const listed = cacheKey ? pageToServe(cacheKey, held, row!.version ?? null, read) : read;
+      // Reached only for an allowed key (scope.run judged the verdict), so the verdict is there.
+      const version = cacheKey ? (keyVerdictRows(row!.verdict ?? null)[0]?.tasksVersion ?? null) : null;
+      const listed = cacheKey ? pageToServe(cacheKey, held, version, read) : read;
       const serverTime = cursor?.serverTime ?? row!.now;
       const result: TaskPage = { tasksJson: listed.json, count: listed.count, serverTime };
       if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
