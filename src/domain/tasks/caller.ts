@@ -48,15 +48,10 @@ export interface Scope {
   account: string | SQL;
   /**
    * Runs the verb's statements in one batch, then raises 401/403 before the results are used.
-   * With `verdictIn`, the first row of that statement carries the key lookup (a `verdict` column, see
-   * keyVerdictSql) and no lookup statement is added; an actor's scope ignores it. Only a statement that
-   * yields no row exactly when it changed nothing (a refused key's scoped insert) may set `orNoRow`:
-   * without a row, the statements run again behind a lookup, which gives the verdict.
+   * With `verdictInFirstRow`, the first statement's one row carries the key lookup as its `verdict`
+   * column (keyVerdictSql), so no lookup statement is added; an actor's scope ignores it.
    */
-  run(
-    statements: Statement[],
-    options?: { verdictIn: number; orNoRow?: true },
-  ): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
+  run(statements: Statement[], options?: { verdictInFirstRow?: boolean }): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
 }
 
 export function scopeOf(caller: Caller): Scope {
@@ -73,23 +68,11 @@ export function scopeOf(caller: Caller): Scope {
     db,
     account: keyAccountSql(caller.keyHash),
     run: async (statements, options) => {
-      let actorRows: KeyActorRow[] | undefined;
-      let results: unknown[] = [];
-      if (options) {
-        results = await db.batch(statements as [Statement]);
-        const [row] = results[options.verdictIn] as { verdict?: string | null }[];
-        if (row) {
-          if (row.verdict === undefined) throw new Error("The statement named by verdictIn has no verdict column.");
-          actorRows = keyVerdictRows(row.verdict);
-        } else if (!options.orNoRow) {
-          throw new Error("The statement named by verdictIn yielded no row.");
-        }
-      }
-      if (!actorRows) {
-        const batch = await db.batch([keyActorQuery(db, caller.keyHash), ...statements]);
-        actorRows = batch[0] as KeyActorRow[];
-        results = batch.slice(1);
-      }
+      const inFirstRow = options?.verdictInFirstRow;
+      const batch = await db.batch((inFirstRow ? statements : [keyActorQuery(db, caller.keyHash), ...statements]) as [Statement]);
+      const [actorRows, results] = inFirstRow
+        ? [keyVerdictRows((batch[0] as { verdict: string | null }[])[0]!.verdict), batch]
+        : [batch[0] as KeyActorRow[], batch.slice(1)];
       const auth = toKeyAuthentication(db, actorRows);
       caller.onAuthenticated?.(auth);
       requireMax(auth.actor);

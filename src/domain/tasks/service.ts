@@ -258,7 +258,7 @@ export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promis
   const scope = scopeOf(caller);
   const plan = planListing(caller, scope, query);
   // The page's one row carries the key's verdict: authentication adds no statement.
-  const { auth, results } = await scope.run(plan.statements, { verdictIn: 0 });
+  const { auth, results } = await scope.run(plan.statements, { verdictInFirstRow: true });
   if (plan.problem) throw plan.problem;
   return { value: plan.finish(results), auth };
 }
@@ -319,8 +319,7 @@ export async function createTaskAs(
   // For a key, the compiled statement; the lookup and the insert share one round trip.
   const scope = scopeOf(caller);
   const insert = "keyHash" in caller ? insertTaskForKey.with(caller.db, { ...v, keyHash: caller.keyHash }) : insertTaskFor(scope.db, scope.account, v);
-  // For a key, the inserted row carries the key's verdict; no row means a refused key (see Scope.run).
-  const { auth, results } = await scope.run([insert], { verdictIn: 0, orNoRow: true });
+  const { auth, results } = await scope.run([insert]);
   const [row] = results[0] as TaskRow[];
   return { value: { task: toTask(row!), replayed: false }, auth };
 }
@@ -328,11 +327,8 @@ export async function createTaskAs(
 /** Column values of a new task as bound to the insert: `important` as a SQLite integer. */
 type NewTask = Omit<ReturnType<typeof taskFields>, "important"> & { important: number };
 
-/**
- * Inserts a task for `account`; the owner row exists only for an allowed caller, so a refused key inserts
- * nothing. With `verdict` (a key), the returned row also carries the key lookup.
- */
-const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]: unknown }, verdict?: SQL.Aliased<string | null>) =>
+/** Inserts a task for `account`; the owner row exists only for an allowed caller, so a refused key inserts nothing. */
+const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]: unknown }) =>
   db
     .insert(tasks)
     .select(
@@ -340,10 +336,8 @@ const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]:
                  ${v.important}, 0, ${nowSql}, ${nowSql}, NULL
           FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
     )
-    .returning({ ...getTableColumns(tasks), ...(verdict ? { verdict } : {}) });
-const insertTaskForKey = compiled<NewTask & { keyHash: string }>((db, p) =>
-  insertTaskFor(db, keyAccountSql(p.keyHash), p, keyVerdictSql(p.keyHash).as("verdict")),
-);
+    .returning();
+const insertTaskForKey = compiled<NewTask & { keyHash: string }>((db, p) => insertTaskFor(db, keyAccountSql(p.keyHash), p));
 
 /** Maps a patch to column updates: "" clears a text field, null clears the reminder. */
 function patchColumns(patch: TaskPatch): Partial<TaskRow> {
@@ -390,35 +384,21 @@ export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch,
   const statements =
     "keyHash" in caller && (versions === undefined || versions === "*" || versions.length === 1)
       ? keyUpdateStatements(caller, id, set, versions)
-      : updateStatements(db, account, id, set, versionCondition(versions), "keyHash" in caller ? keyVerdictSql(caller.keyHash).as("verdict") : undefined);
-  // For a key, the existence row carries the key's verdict (see updateStatements).
-  const { auth, results } = await scope.run(statements, { verdictIn: 1 });
-  const [[updated], [current]] = results as [TaskRow[], { id: string | null }[]];
+      : updateStatements(db, account, id, set, versionCondition(versions));
+  const { auth, results } = await scope.run(statements);
+  const [[updated], [current]] = results as [TaskRow[], { id: string }[]];
   if (updated) return { value: { task: toTask(updated) }, auth };
-  throw current?.id ? stale() : notFound();
+  throw current ? stale() : notFound();
 }
 
-/**
- * The guarded update, and the task's existence to tell 412 from 404 when nothing was updated: an
- * aggregate, so it always yields one row, which for a key also carries the key lookup (`verdict`).
- */
-const updateStatements = (
-  db: Db,
-  account: string | SQL,
-  id: unknown,
-  set: Record<string, unknown>,
-  condition: SQL | undefined,
-  verdict?: SQL.Aliased<string | null>,
-) => [
+/** The guarded update, and the task's existence to tell 412 from 404 when nothing was updated. */
+const updateStatements = (db: Db, account: string | SQL, id: unknown, set: Record<string, unknown>, condition: SQL | undefined) => [
   db
     .update(tasks)
     .set({ ...set, updatedAt: bumpedUpdatedAt })
     .where(and(ownLiveTaskIn(account, id as string), condition))
     .returning(),
-  db
-    .select({ id: sql<string | null>`max(${tasks.id})`.as("id"), ...(verdict ? { verdict } : {}) })
-    .from(tasks)
-    .where(ownLiveTaskIn(account, id as string)),
+  db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id as string)),
 ];
 
 // Per shape (the patched columns, with or without one If-Match version): compiled once for API keys.
@@ -436,7 +416,6 @@ function keyUpdateStatements(caller: KeyCaller, id: string, set: Partial<TaskRow
         p.id,
         Object.fromEntries(columns.map((column) => [column, p[column]])),
         guarded ? inArray(tasks.updatedAt, [p.version!]) : undefined,
-        keyVerdictSql(p.keyHash!).as("verdict"),
       );
     statements = [0, 1].map((index) => compiled((db, p) => build(db, p as Record<string, Placeholder>)[index]!));
     compiledUpdates.set(shape, statements);
