@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { keyVerdictRows } from "../../src/domain/api-keys/service";
-import { heldListing, listingCacheSize, MAX_ENTRY_BYTES, pageToServe } from "../../src/domain/tasks/listing-cache";
+import { heldListing, listingCacheSize, MAX_CACHE_BYTES, MAX_ENTRY_BYTES, pageToServe } from "../../src/domain/tasks/listing-cache";
 import { call, createKey, createTask, grant, maxUser } from "../helpers";
 import { callOk, mcpClient } from "../mcp/client";
 
@@ -176,6 +176,21 @@ describe("the listing cache's bounds and races", () => {
     pageToServe("big", undefined, "v1", page("x".repeat(MAX_ENTRY_BYTES)));
     expect(heldListing("big")).toBeUndefined();
     expect(listingCacheSize().entries).toBe(before);
+  });
+
+  it("evicts the least recently used pages beyond the isolate's total", () => {
+    const json = "y".repeat(MAX_ENTRY_BYTES / 2 - 100); // just under the entry limit
+    const fit = Math.floor(MAX_CACHE_BYTES / (2 * (json.length + "lru-00".length) + 64));
+    const keys = Array.from({ length: fit }, (_, i) => `lru-${String(i).padStart(2, "0")}`);
+    for (const key of keys) pageToServe(key, undefined, "v1", page(json));
+    for (const key of keys) expect(heldListing(key), key).toBeDefined();
+    // The first is used again, so the second is now the least recently used; one more page must evict it.
+    expect(pageToServe(keys[0]!, heldListing(keys[0]!), "v1", page("[]")).json).toBe(json);
+    pageToServe("lru-xx", undefined, "v1", page(json));
+    expect(heldListing(keys[0]!)).toBeDefined();
+    expect(heldListing(keys[1]!)).toBeUndefined();
+    expect(heldListing("lru-xx")).toBeDefined();
+    expect(listingCacheSize().bytes).toBeLessThanOrEqual(MAX_CACHE_BYTES);
   });
 
   it("serves the page its statement's version came from, even if a concurrent request replaced the entry", () => {

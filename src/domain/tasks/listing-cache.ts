@@ -24,8 +24,11 @@ interface Entry {
   bytes: number;
 }
 
-/** Listings above this size are not kept: a big account is better served by `limit` pages anyway. */
-export const MAX_ENTRY_BYTES = 256 * 1024;
+/**
+ * Listings above this size are not kept: about 1,350 tasks at two bytes a character (a big account
+ * gains the most, since its page costs D1 the most to read; beyond this, `limit` pages are held).
+ */
+export const MAX_ENTRY_BYTES = 512 * 1024;
 /** All entries of an isolate together (Workers give an isolate 128 MB). */
 export const MAX_CACHE_BYTES = 8 * 1024 * 1024;
 
