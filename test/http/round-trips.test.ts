@@ -45,18 +45,18 @@ function countingD1(real: D1Database) {
 async function tripsOf(
   path: string,
   key: string,
-  init: { method?: string; body?: unknown } = {},
-): Promise<{ status: number; trips: number; statements: number; body: any }> {
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; trips: number; statements: number; body: any; etag: string }> {
   const { db, counter } = countingD1(env.DB);
   const ctx = createExecutionContext();
-  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  const headers: Record<string, string> = { ...init.headers, authorization: `Bearer ${key}` };
   if (init.body !== undefined) headers["content-type"] = "application/json";
   const request = new Request(`http://example.com${path}`, { method: init.method ?? "GET", headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
   const res = await createApp().fetch(request, { ...env, DB: db }, ctx);
   const body = res.status === 204 ? null : await res.json();
   const { trips, statements } = counter;
   await waitOnExecutionContext(ctx);
-  return { status: res.status, trips, statements, body };
+  return { status: res.status, trips, statements, body, etag: res.headers.get("etag") ?? "" };
 }
 
 /** One JSON-RPC call to /mcp (2025-era, no initialize) through a counting D1 binding. */
@@ -90,8 +90,15 @@ describe("task routes in one D1 round trip each", () => {
     const read = await tripsOf(`/api/v1/tasks/${id}`, user.key);
     expect([read.status, read.trips]).toEqual([200, 1]);
     const patched = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: { title: "renamed" } });
-    // The key lookup, the update, and the existence check that tells 404 from 412.
-    expect([patched.status, patched.trips, patched.statements, patched.body.title]).toEqual([200, 1, 3, "renamed"]);
+    // The key lookup and the update: without If-Match, nothing updated can only mean 404.
+    expect([patched.status, patched.trips, patched.statements, patched.body.title]).toEqual([200, 1, 2, "renamed"]);
+    // With If-Match, also the existence check that tells 412 from 404.
+    const guarded = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: { title: "guarded" }, headers: { "If-Match": patched.etag } });
+    expect([guarded.status, guarded.trips, guarded.statements, guarded.body.title]).toEqual([200, 1, 3, "guarded"]);
+    const stale = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: { title: "late" }, headers: { "If-Match": patched.etag } });
+    expect([stale.status, stale.body.code, stale.statements]).toEqual([412, "precondition_failed", 3]);
+    const missing = await tripsOf(`/api/v1/tasks/${crypto.randomUUID()}`, user.key, { method: "PATCH", body: { title: "nobody" } });
+    expect([missing.status, missing.body.code, missing.statements]).toEqual([404, "task_not_found", 2]);
     const deleted = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "DELETE" });
     expect([deleted.status, deleted.trips]).toEqual([204, 1]);
   });

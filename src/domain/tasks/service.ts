@@ -386,20 +386,24 @@ export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch,
       ? keyUpdateStatements(caller, id, set, versions)
       : updateStatements(db, account, id, set, versionCondition(versions));
   const { auth, results } = await scope.run(statements);
-  const [[updated], [current]] = results as [TaskRow[], { id: string }[]];
+  const [[updated], [current] = []] = results as [TaskRow[], { id: string }[]?];
   if (updated) return { value: { task: toTask(updated) }, auth };
   throw current ? stale() : notFound();
 }
 
-/** The guarded update, and the task's existence to tell 412 from 404 when nothing was updated. */
-const updateStatements = (db: Db, account: string | SQL, id: unknown, set: Record<string, unknown>, condition: SQL | undefined) => [
-  db
+/**
+ * The update, and only when a version condition guards it, the task's existence to tell 412 from
+ * 404 when nothing was updated. Unguarded (no If-Match, or `*`), nothing updated means no such task.
+ */
+const updateStatements = (db: Db, account: string | SQL, id: unknown, set: Record<string, unknown>, condition: SQL | undefined) => {
+  const update = db
     .update(tasks)
     .set({ ...set, updatedAt: bumpedUpdatedAt })
     .where(and(ownLiveTaskIn(account, id as string), condition))
-    .returning(),
-  db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id as string)),
-];
+    .returning();
+  if (!condition) return [update];
+  return [update, db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id as string))];
+};
 
 // Per shape (the patched columns, with or without one If-Match version): compiled once for API keys.
 const compiledUpdates = new Map<string, ReturnType<typeof compiled>[]>();
@@ -417,7 +421,7 @@ function keyUpdateStatements(caller: KeyCaller, id: string, set: Partial<TaskRow
         Object.fromEntries(columns.map((column) => [column, p[column]])),
         guarded ? inArray(tasks.updatedAt, [p.version!]) : undefined,
       );
-    statements = [0, 1].map((index) => compiled((db, p) => build(db, p as Record<string, Placeholder>)[index]!));
+    statements = [0, 1].slice(0, guarded ? 2 : 1).map((index) => compiled((db, p) => build(db, p as Record<string, Placeholder>)[index]!));
     compiledUpdates.set(shape, statements);
   }
   // Placeholders skip Drizzle's encoders: booleans go in as SQLite integers.
