@@ -100,7 +100,13 @@ describe("task routes in one D1 round trip each", () => {
     const missing = await tripsOf(`/api/v1/tasks/${crypto.randomUUID()}`, user.key, { method: "PATCH", body: { title: "nobody" } });
     expect([missing.status, missing.body.code, missing.statements]).toEqual([404, "task_not_found", 2]);
     const deleted = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "DELETE" });
-    expect([deleted.status, deleted.trips]).toEqual([204, 1]);
+    // The key lookup and the deletion; a guarded DELETE also checks existence (412 or 404).
+    expect([deleted.status, deleted.trips, deleted.statements]).toEqual([204, 1, 2]);
+    const gone = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "DELETE" });
+    expect([gone.status, gone.body.code, gone.statements]).toEqual([404, "task_not_found", 2]);
+    const other = await createTask(user.key, { title: "guarded delete" });
+    const staleDelete = await tripsOf(`/api/v1/tasks/${other.id}`, user.key, { method: "DELETE", headers: { "If-Match": '"0-0"' } });
+    expect([staleDelete.status, staleDelete.body.code, staleDelete.statements]).toEqual([412, "precondition_failed", 3]);
   });
 
   it("writes nothing for a key without Max or a revoked key, though the write shares the lookup's batch", async () => {
@@ -240,5 +246,54 @@ describe("MCP in one D1 round trip", () => {
       expect([refused.status, refused.body.code], JSON.stringify(params)).toEqual([401, "unauthorized"]);
     }
     expect(await countTasks(user.accountId)).toBe(1);
+  });
+});
+
+describe("completion in one D1 round trip unless the task repeats", () => {
+  it("completes a task that does not repeat in one round trip, through REST and MCP", async () => {
+    const user = await maxUser();
+    const [a, b] = [await createTask(user.key, { title: "a" }), await createTask(user.key, { title: "b" })];
+    await mcpTripsOf(user.key, "tools/list", {});
+    const patched = await tripsOf(`/api/v1/tasks/${a.id}`, user.key, { method: "PATCH", body: { completed: true, title: "a, done" } });
+    expect([patched.status, patched.body.completed, patched.body.title, patched.trips]).toEqual([200, true, "a, done", 1]);
+    const viaMcp = await mcpTripsOf(user.key, "tools/call", { name: "complete_task", arguments: { id: b.id } });
+    const done = viaMcp.body.result.structuredContent;
+    expect([viaMcp.status, done.task.completed, done.next, viaMcp.trips]).toEqual([200, true, undefined, 1]);
+    // Completing it again through MCP changes nothing (idempotent), still in one round trip.
+    const again = await mcpTripsOf(user.key, "tools/call", { name: "complete_task", arguments: { id: b.id } });
+    expect([again.body.result.structuredContent.task.updatedAt, again.trips]).toEqual([done.task.updatedAt, 1]);
+    // A PATCH rewrites a completed task (its updatedAt moves), also in one.
+    const rewritten = await tripsOf(`/api/v1/tasks/${a.id}`, user.key, { method: "PATCH", body: { completed: true } });
+    expect([rewritten.status, rewritten.trips, rewritten.body.updatedAt > patched.body.updatedAt]).toEqual([200, 1, true]);
+  });
+
+  it("completes a repeating task in two round trips, creating its next occurrence once", async () => {
+    const user = await maxUser();
+    const task = await createTask(user.key, { title: "weekly", due: "2026-12-01", repeat: "FREQ=WEEKLY" });
+    await mcpTripsOf(user.key, "tools/list", {});
+    const viaMcp = await mcpTripsOf(user.key, "tools/call", { name: "complete_task", arguments: { id: task.id } });
+    const { task: done, next } = viaMcp.body.result.structuredContent;
+    expect([done.completed, done.repeat, next.due, next.repeat, viaMcp.trips]).toEqual([true, undefined, "2026-12-08", "FREQ=WEEKLY", 2]);
+    // A PATCH that starts a series while completing also takes the reading path.
+    const plain = await createTask(user.key, { title: "becomes daily", due: "2026-12-01" });
+    const started = await tripsOf(`/api/v1/tasks/${plain.id}`, user.key, { method: "PATCH", body: { completed: true, repeat: "FREQ=DAILY" } });
+    expect([started.status, started.trips]).toEqual([200, 2]);
+    expect(await countTasks(user.accountId)).toBe(4);
+  });
+
+  it("answers 404, 412 and 401 without writing", async () => {
+    const user = await maxUser();
+    const task = await createTask(user.key, { title: "guarded" });
+    const missing = await tripsOf(`/api/v1/tasks/${crypto.randomUUID()}`, user.key, { method: "PATCH", body: { completed: true } });
+    expect([missing.status, missing.body.code, missing.trips]).toEqual([404, "task_not_found", 1]);
+    const stale = await tripsOf(`/api/v1/tasks/${task.id}`, user.key, { method: "PATCH", body: { completed: true }, headers: { "If-Match": '"0-0"' } });
+    expect([stale.status, stale.body.code, stale.trips]).toEqual([412, "precondition_failed", 1]);
+    await call(`/account/api-keys/${user.keyId}`, { method: "DELETE", token: user.session });
+    const refused = await tripsOf(`/api/v1/tasks/${task.id}`, user.key, { method: "PATCH", body: { completed: true } });
+    expect(refused.status).toBe(401);
+    const viaMcp = await mcpTripsOf(user.key, "tools/call", { name: "complete_task", arguments: { id: task.id } });
+    expect([viaMcp.status, viaMcp.body.code]).toEqual([401, "unauthorized"]);
+    const row = await env.DB.prepare("SELECT completed, updated_at FROM tasks WHERE id = ?").bind(task.id).first();
+    expect(row).toEqual({ completed: 0, updated_at: task.updatedAt });
   });
 });

@@ -1,11 +1,10 @@
-import { and, asc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, type Placeholder, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, or, type Placeholder, sql, type SQL } from "drizzle-orm";
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
 import { keyAccountChangedSql, keyAccountSql, keyVerdictRows, keyVerdictSql } from "../api-keys/service";
 import type { ServiceContext } from "../context";
-import { requireMax } from "../api-keys/service";
 import { type Caller, type KeyCaller, type Outcome, resolveCaller, type Scope, scopeOf } from "./caller";
 import { AppError } from "../errors";
 import { newId } from "../ids";
@@ -366,11 +365,8 @@ export interface TaskChange {
 export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch, options: WriteOptions = {}): Promise<Outcome<TaskChange>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   const set = patchColumns(patch);
-  // Completion may create the next occurrence in the actor's time zone: it needs the actor first.
-  if (set.completed === true) {
-    const { ctx, auth } = await resolveCaller(caller);
-    return { value: await completeRow(ctx, id, set, versions, true), auth };
-  }
+  // Completion may create the next occurrence in the actor's time zone (see completeAs).
+  if (set.completed === true) return completeAs(caller, id, set, versions, true);
   const scope = scopeOf(caller);
   const { db, account } = scope;
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
@@ -435,15 +431,49 @@ function keyUpdateStatements(caller: KeyCaller, id: string, set: Partial<TaskRow
  * A repeating task gets its next occurrence, returned as `next`.
  */
 export async function completeTask(ctx: ServiceContext, id: string, options: WriteOptions = {}): Promise<TaskChange> {
-  requireMax(ctx.actor);
-  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
-  return completeRow(ctx, id, { completed: true }, versions, false);
+  return (await completeTaskAs(ctx, id, options)).value;
 }
 
-/** completeTask for any caller: completion reads before it writes, so a key is resolved first. */
+/** completeTask for any caller (see completeAs). */
 export async function completeTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<TaskChange>> {
-  const { ctx, auth } = await resolveCaller(caller);
-  return { value: await completeTask(ctx, id, options), auth };
+  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
+  return completeAs(caller, id, { completed: true }, versions, false);
+}
+
+/**
+ * Completion in as few round trips as the task allows. One batch holds the key lookup, the
+ * completion itself guarded so that it runs only when it cannot create a next occurrence (the task
+ * does not repeat, or it is already completed and a PATCH rewrites it), and a read of the task. A
+ * task that does not repeat is done in that one round trip; otherwise completeRow goes on from the
+ * row the batch read (a repeating task: two round trips in all).
+ */
+async function completeAs(
+  caller: Caller,
+  id: string,
+  set: Partial<TaskRow>,
+  versions: Versions | undefined,
+  rewriteCompleted: boolean,
+): Promise<Outcome<TaskChange>> {
+  const scope = scopeOf(caller);
+  const { db, account } = scope;
+  const own = ownLiveTaskIn(account, id);
+  const read = db.select().from(tasks).where(own);
+  // A patch that sets `repeat` itself may start a series: that completion always takes completeRow's path.
+  const noNextOccurrence =
+    set.repeat !== undefined
+      ? undefined
+      : rewriteCompleted
+        ? or(eq(tasks.completed, true), isNull(tasks.repeat))
+        : and(eq(tasks.completed, false), isNull(tasks.repeat));
+  const statements = noNextOccurrence
+    ? [db.update(tasks).set({ ...set, updatedAt: bumpedUpdatedAt }).where(and(own, noNextOccurrence, versionCondition(versions))).returning(), read]
+    : [read];
+  const { actor, auth, results } = await scope.run(statements);
+  const [updated] = (noNextOccurrence ? results[0] : []) as TaskRow[];
+  if (updated) return { value: { task: toTask(updated) }, auth };
+  const [current] = results[results.length - 1] as TaskRow[];
+  if (!current) throw notFound();
+  return { value: await completeRow({ db, actor }, id, set, versions, rewriteCompleted, current), auth };
 }
 
 const MAX_ATTEMPTS = 3;
@@ -460,10 +490,12 @@ async function completeRow(
   set: Partial<TaskRow>,
   versions: Versions | undefined,
   rewriteCompleted: boolean,
+  /** The task as the caller's batch just read it: the first attempt starts from it. */
+  current: TaskRow,
 ): Promise<TaskChange> {
   const { db } = ctx;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const row = await readTask(ctx, id);
+    const row = attempt === 0 ? current : await readTask(ctx, id);
     if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
     if (row.completed && !rewriteCompleted) return { task: toTask(row) };
     const merged = { ...row, ...set };
@@ -504,15 +536,16 @@ async function completeRow(
 export async function deleteTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<void>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   const { db, account, run } = scopeOf(caller);
-  const { auth, results } = await run([
-    db
-      .update(tasks)
-      .set({ deletedAt: nowSql, updatedAt: bumpedUpdatedAt })
-      .where(and(ownLiveTaskIn(account, id), versionCondition(versions)))
-      .returning({ id: tasks.id }),
-    db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id)),
-  ]);
-  const [deleted, [current]] = results as [{ id: string }[], { id: string }[]];
+  const condition = versionCondition(versions);
+  const deletion = db
+    .update(tasks)
+    .set({ deletedAt: nowSql, updatedAt: bumpedUpdatedAt })
+    .where(and(ownLiveTaskIn(account, id), condition))
+    .returning({ id: tasks.id });
+  // As for a PATCH: the existence check that tells 412 from 404 only when a version guards the deletion.
+  const existence = db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id));
+  const { auth, results } = await run(condition ? [deletion, existence] : [deletion]);
+  const [deleted, [current] = []] = results as [{ id: string }[], { id: string }[]?];
   if (deleted.length === 0) throw current ? stale() : notFound();
   return { value: undefined, auth };
 }
