@@ -297,3 +297,41 @@ describe("completion in one D1 round trip unless the task repeats", () => {
     expect(row).toEqual({ completed: 0, updated_at: task.updatedAt });
   });
 });
+
+describe("idempotent creation in one D1 round trip", () => {
+  const countKeys = async (accountId: string) =>
+    (await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE account_id = ?").bind(accountId).first<{ n: number }>())!.n;
+
+  it("creates and replays with the key lookup inside the claim's batch, through REST and MCP", async () => {
+    const user = await maxUser();
+    await mcpTripsOf(user.key, "tools/list", {});
+    const headers = { "Idempotency-Key": crypto.randomUUID() };
+    const first = await tripsOf("/api/v1/tasks", user.key, { method: "POST", body: { title: "once" }, headers });
+    expect([first.status, first.trips]).toEqual([201, 1]);
+    const replay = await tripsOf("/api/v1/tasks", user.key, { method: "POST", body: { title: "once" }, headers });
+    expect([replay.status, replay.body.id, replay.trips]).toEqual([201, first.body.id, 1]);
+    const clientRequestId = crypto.randomUUID();
+    const viaMcp = await mcpTripsOf(user.key, "tools/call", { name: "create_task", arguments: { title: "once via MCP", clientRequestId } });
+    const again = await mcpTripsOf(user.key, "tools/call", { name: "create_task", arguments: { title: "once via MCP", clientRequestId } });
+    const [made, replayed] = [viaMcp.body.result.structuredContent.task, again.body.result.structuredContent.task];
+    expect([viaMcp.trips, again.trips, replayed.id]).toEqual([1, 1, made.id]);
+    expect([await countTasks(user.accountId), await countKeys(user.accountId)]).toEqual([2, 2]);
+  });
+
+  it("claims and writes nothing for a key without Max or a revoked key", async () => {
+    const free = await signUp("free-idempotent");
+    const { key } = await createKey(free.session);
+    const headers = { "Idempotency-Key": crypto.randomUUID() };
+    const refused = await tripsOf("/api/v1/tasks", key, { method: "POST", body: { title: "must not exist" }, headers });
+    expect([refused.status, refused.body.code]).toEqual([403, "max_required"]);
+    expect([await countTasks(free.accountId), await countKeys(free.accountId)]).toEqual([0, 0]);
+
+    const user = await maxUser();
+    await call(`/account/api-keys/${user.keyId}`, { method: "DELETE", token: user.session });
+    const revoked = await tripsOf("/api/v1/tasks", user.key, { method: "POST", body: { title: "nope" }, headers });
+    expect(revoked.status).toBe(401);
+    const viaMcp = await mcpTripsOf(user.key, "tools/call", { name: "create_task", arguments: { title: "nope", clientRequestId: crypto.randomUUID() } });
+    expect([viaMcp.status, viaMcp.body.code]).toEqual([401, "unauthorized"]);
+    expect([await countTasks(user.accountId), await countKeys(user.accountId)]).toEqual([0, 0]);
+  });
+});

@@ -82,8 +82,8 @@ export function scopeOf(caller: Caller): Scope {
 }
 
 /**
- * For the few paths that must know the actor before they can build their statements
- * (completion with recurrence, idempotent creation): one lookup first, then the usual context.
+ * One lookup of its own, then the usual context: for a request that must be judged before it is
+ * refused for its input (credentials before input), where no verb's batch runs to carry the lookup.
  */
 export async function resolveCaller(caller: Caller): Promise<{ ctx: ServiceContext; auth?: KeyAuthentication }> {
   if ("actor" in caller) {

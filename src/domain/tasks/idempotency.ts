@@ -1,6 +1,6 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import { idempotencyKeys, nowSql, tasks, type TaskRow } from "../../db/schema";
-import type { ServiceContext } from "../context";
+import { type Caller, type Outcome, resolveCaller, scopeOf } from "./caller";
 import { randomBase62, sha256Hex } from "../crypto";
 import { AppError } from "../errors";
 import { IDEMPOTENCY_HOURS } from "../retention";
@@ -25,35 +25,42 @@ const fromJson = (json: string): TaskRow => {
  * Creates a task at most once per (account, key) within 24 hours. One batch claims the key,
  * inserts the task only if this request's claim won, and stores the created row: D1 runs a batch
  * as one transaction, so of N parallel duplicates exactly one creates and the others replay.
+ * For an API key, the key lookup rides in the same batch and every statement is scoped by the
+ * key's account (NULL for a refused key: nothing is claimed or written), so it is one round trip.
  */
 export async function createTaskOnce(
-  ctx: ServiceContext,
-  values: { id: string; accountId: string; title: string; notes: string | null; listId: string | null; due: string | null; reminder: string | null; repeat: string | null; important: boolean },
+  caller: Caller,
+  values: { id: string; title: string; notes: string | null; listId: string | null; due: string | null; reminder: string | null; repeat: string | null; important: boolean },
   input: TaskInput,
   key: string,
-): Promise<{ task: Task; replayed: boolean }> {
+): Promise<Outcome<{ task: Task; replayed: boolean }>> {
   const parsed = IdempotencyKey.safeParse(key);
   if (!parsed.success) {
+    // Credentials are judged before input: only a request that fails here pays a lookup of its own.
+    await resolveCaller(caller);
     throw new AppError("validation_failed", "Invalid idempotency key.", [{ path: "idempotencyKey", message: parsed.error.issues[0]!.message }]);
   }
-  const { db } = ctx;
-  const accountId = ctx.actor.accountId;
+  const { db, account, run } = scopeOf(caller);
   const requestHash = await sha256Hex(canonicalJson(input));
   const claim = randomBase62(22);
-  const thisKey = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
+  const thisKey = and(eq(idempotencyKeys.accountId, account), eq(idempotencyKeys.key, key));
   const ours = and(thisKey, eq(idempotencyKeys.claim, claim));
-  const [, , , , [record]] = await db.batch([
+  const expiresAt = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`+${IDEMPOTENCY_HOURS} hours`})`;
+  const { auth, results } = await run([
     db.delete(idempotencyKeys).where(and(thisKey, lte(idempotencyKeys.expiresAt, nowSql))),
     db
       .insert(idempotencyKeys)
-      .values({ accountId, key, requestHash, claim, taskId: values.id, expiresAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`+${IDEMPOTENCY_HOURS} hours`})` })
+      .select(
+        sql`SELECT owner.id, ${key}, ${requestHash}, ${claim}, ${values.id}, NULL, ${nowSql}, ${expiresAt}
+            FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
+      )
       .onConflictDoNothing(),
     db
       .insert(tasks)
       .select(
-        sql`SELECT ${values.id}, ${accountId}, ${values.title}, ${values.notes}, ${values.listId}, ${values.due},
+        sql`SELECT ${values.id}, owner.id, ${values.title}, ${values.notes}, ${values.listId}, ${values.due},
                    ${values.reminder}, ${values.repeat}, ${values.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL
-            WHERE EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours})`,
+            FROM (SELECT ${account} AS id) owner WHERE EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours})`,
       ),
     db
       .update(idempotencyKeys)
@@ -61,6 +68,7 @@ export async function createTaskOnce(
       .where(ours),
     db.select().from(idempotencyKeys).where(thisKey),
   ]);
+  const [record] = results[4] as (typeof idempotencyKeys.$inferSelect)[];
   if (!record) throw new AppError("internal", "The idempotency record vanished.");
   if (record.requestHash !== requestHash) {
     throw new AppError(
@@ -71,5 +79,5 @@ export async function createTaskOnce(
   if (!record.response) {
     throw new AppError("idempotency_in_progress", "A request with this idempotency key is still being processed. Retry shortly.", undefined, 1);
   }
-  return { task: toTask(fromJson(record.response)), replayed: record.claim !== claim };
+  return { value: { task: toTask(fromJson(record.response)), replayed: record.claim !== claim }, auth };
 }

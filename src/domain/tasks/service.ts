@@ -5,7 +5,7 @@ import type { Db } from "../../db/client";
 import { compiled } from "../../db/compiled";
 import { keyAccountChangedSql, keyAccountSql, keyVerdictRows, keyVerdictSql } from "../api-keys/service";
 import type { ServiceContext } from "../context";
-import { type Caller, type KeyCaller, type Outcome, resolveCaller, type Scope, scopeOf } from "./caller";
+import { type Caller, type KeyCaller, type Outcome, type Scope, scopeOf } from "./caller";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
@@ -293,9 +293,6 @@ const taskFields = (input: TaskInput, id = newId()) => ({
   important: input.important ?? false,
 });
 
-/** Column values of a new task of the actor's account. */
-export const newTaskValues = (ctx: ServiceContext, input: TaskInput) => ({ ...taskFields(input), accountId: ctx.actor.accountId });
-
 export async function createTask(ctx: ServiceContext, input: TaskInput, options: CreateOptions = {}): Promise<Task> {
   return (await createTaskAs(ctx, input, options)).value.task;
 }
@@ -303,17 +300,15 @@ export async function createTask(ctx: ServiceContext, input: TaskInput, options:
 /**
  * Creates a task, and says whether the result is a replay of an earlier request with the same
  * idempotency key. Without a key, the insert is one statement scoped by the caller's account,
- * so for an API key the lookup and the insert share one round trip.
+ * so for an API key the lookup and the insert share one round trip; with one, createTaskOnce's
+ * batch carries the lookup the same way.
  */
 export async function createTaskAs(
   caller: Caller,
   input: TaskInput,
   options: CreateOptions = {},
 ): Promise<Outcome<{ task: Task; replayed: boolean }>> {
-  if (options.idempotencyKey !== undefined) {
-    const { ctx, auth } = await resolveCaller(caller);
-    return { value: await createTaskOnce(ctx, newTaskValues(ctx, input), input, options.idempotencyKey), auth };
-  }
+  if (options.idempotencyKey !== undefined) return createTaskOnce(caller, taskFields(input), input, options.idempotencyKey);
   const v = { ...taskFields(input), important: input.important ? 1 : 0 };
   // For a key, the compiled statement; the lookup and the insert share one round trip.
   const scope = scopeOf(caller);
