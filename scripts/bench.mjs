@@ -8,10 +8,10 @@
 //   BENCH_DURATION  seconds per row and connection count, run as that many 1 s slices (default 5)
 //   BENCH_WARMUP    seconds of unrecorded warm-up before each row (default 1)
 //   BENCH_ROWS      comma-separated row ids to run (e.g. "a,list100"); baseline (b) always runs
-//   BENCH_D1_DIR    where the throwaway D1 lives (default /dev/shm where it exists, else the temp dir)
+//   BENCH_D1_DIR    where the throwaway D1 lives (default /dev/shm with 1 GiB free, else the temp dir)
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
@@ -39,6 +39,14 @@ const FILESYSTEMS = new Map([
   [0x58465342, "xfs: disk"],
   [0x794c7630, "overlayfs"],
 ]);
+const freeBytesOf = (dir) => {
+  try {
+    const { bavail, bsize } = statfsSync(dir);
+    return bavail * bsize;
+  } catch {
+    return 0;
+  }
+};
 const filesystemOf = (dir) => {
   try {
     const { type } = statfsSync(dir);
@@ -261,7 +269,9 @@ const adminToken = randomBytes(24).toString("hex");
 // It is deleted after the run, so syncing it to disk buys nothing, and on a virtual disk those syncs
 // block workerd's one busy thread: measured here, 0.3–0.6 ms per task write on ext4 (bench/README.md,
 // "Where the local state lives"). BENCH_D1_DIR=/tmp measures on disk.
-const d1Parent = process.env.BENCH_D1_DIR ?? (existsSync("/dev/shm") ? "/dev/shm" : tmpdir());
+// A run writes some 200 MB of traces there: a small /dev/shm (Docker gives 64 MB) falls back to disk.
+const SHM_NEEDED_BYTES = 1024 ** 3;
+const d1Parent = process.env.BENCH_D1_DIR ?? (freeBytesOf("/dev/shm") >= SHM_NEEDED_BYTES ? "/dev/shm" : tmpdir());
 persistDir = mkdtempSync(join(d1Parent, "todo-bench-"));
 const problems = [];
 
