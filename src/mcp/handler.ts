@@ -10,9 +10,8 @@ import { originAllowedFor } from "../http/cors";
 import { problemResponseFor } from "../http/problem";
 import { failedKeyAttempt, limitApiKey, withRateHeaders } from "../http/rate-limit";
 import { createServer } from "./server";
+import { MCP_PATH } from "./path";
 import type { ToolContext } from "./tools";
-
-export const MCP_PATH = "/mcp";
 
 // CORS for every /mcp answer, SDK-built or ours: any origin may read results (the key is the credential).
 const MCP_CORS = {
