@@ -27,7 +27,9 @@ createServer(async (req, res) => {
       headers,
       body: ["GET", "HEAD"].includes(req.method ?? "GET") ? undefined : Buffer.concat(chunks),
     });
-    res.writeHead(upstream.status, Object.fromEntries(upstream.headers));
+    // fetch has already decoded a compressed body: its encoding and length headers no longer apply.
+    const answer = Object.fromEntries([...upstream.headers].filter(([name]) => !["content-encoding", "content-length"].includes(name)));
+    res.writeHead(upstream.status, answer);
     if (upstream.body) Readable.fromWeb(upstream.body).pipe(res);
     else res.end();
   } catch (e) {
