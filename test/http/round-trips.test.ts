@@ -279,6 +279,11 @@ describe("completion in one D1 round trip unless the task repeats", () => {
     const started = await tripsOf(`/api/v1/tasks/${plain.id}`, user.key, { method: "PATCH", body: { completed: true, repeat: "FREQ=DAILY" } });
     expect([started.status, started.trips]).toEqual([200, 2]);
     expect(await countTasks(user.accountId)).toBe(4);
+    // One that ends the series while completing cannot start an occurrence: one round trip, no `next`.
+    const series = await createTask(user.key, { title: "monthly", due: "2026-12-01", repeat: "FREQ=MONTHLY" });
+    const ended = await tripsOf(`/api/v1/tasks/${series.id}`, user.key, { method: "PATCH", body: { completed: true, repeat: "" } });
+    expect([ended.status, ended.body.completed, ended.body.repeat, ended.trips]).toEqual([200, true, undefined, 1]);
+    expect(await countTasks(user.accountId)).toBe(5);
   });
 
   it("answers 404, 412 and 401 without writing", async () => {

@@ -453,13 +453,16 @@ async function completeAs(
   const { db, account } = scope;
   const own = ownLiveTaskIn(account, id);
   const read = db.select().from(tasks).where(own);
-  // A patch that sets `repeat` itself may start a series: that completion always takes completeRow's path.
+  // A patch that clears `repeat` never starts an occurrence; one that sets it may start a series, so
+  // that completion always takes completeRow's path.
   const noNextOccurrence =
-    set.repeat !== undefined
-      ? undefined
-      : rewriteCompleted
-        ? or(eq(tasks.completed, true), isNull(tasks.repeat))
-        : and(eq(tasks.completed, false), isNull(tasks.repeat));
+    set.repeat === null
+      ? sql`1`
+      : set.repeat !== undefined
+        ? undefined
+        : rewriteCompleted
+          ? or(eq(tasks.completed, true), isNull(tasks.repeat))
+          : and(eq(tasks.completed, false), isNull(tasks.repeat));
   const statements = noNextOccurrence
     ? [db.update(tasks).set({ ...set, updatedAt: bumpedUpdatedAt }).where(and(own, noNextOccurrence, versionCondition(versions))).returning(), read]
     : [read];
