@@ -79,50 +79,63 @@ const countTasks = async (accountId: string) =>
   (await env.DB.prepare("SELECT count(*) AS n FROM tasks WHERE account_id = ?").bind(accountId).first<{ n: number }>())!.n;
 
 describe("task routes in one D1 round trip each", () => {
-  it("creates, reads, updates and deletes with the key lookup inside the verb's batch", async () => {
+  it("creates, reads, updates and deletes in one statement, its row carrying the key's verdict", async () => {
     const user = await maxUser();
     await call("/api/v1/tasks", { token: user.key });
     const created = await tripsOf("/api/v1/tasks", user.key, { method: "POST", body: { title: "one trip" } });
     expect(created.status).toBe(201);
-    // The key lookup and the insert.
-    expect([created.trips, created.statements]).toEqual([1, 2]);
+    // The insert alone: its RETURNING row carries the key lookup.
+    expect([created.trips, created.statements]).toEqual([1, 1]);
+    expect(created.body).not.toHaveProperty("verdict");
     const id = created.body.id as string;
     const read = await tripsOf(`/api/v1/tasks/${id}`, user.key);
-    expect([read.status, read.trips]).toEqual([200, 1]);
+    expect([read.status, read.trips, read.statements]).toEqual([200, 1, 1]);
+    expect(read.body).not.toHaveProperty("verdict");
     const patched = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: { title: "renamed" } });
-    // The key lookup and the update: without If-Match, nothing updated can only mean 404.
-    expect([patched.status, patched.trips, patched.statements, patched.body.title]).toEqual([200, 1, 2, "renamed"]);
-    // With If-Match, also the existence check that tells 412 from 404.
+    expect([patched.status, patched.trips, patched.statements, patched.body.title]).toEqual([200, 1, 1, "renamed"]);
+    // With If-Match too: the existence check that tells 412 from 404 is sent only when nothing was updated.
     const guarded = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: { title: "guarded" }, headers: { "If-Match": patched.etag } });
-    expect([guarded.status, guarded.trips, guarded.statements, guarded.body.title]).toEqual([200, 1, 3, "guarded"]);
+    expect([guarded.status, guarded.trips, guarded.statements, guarded.body.title]).toEqual([200, 1, 1, "guarded"]);
+    const unchanged = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: {} });
+    expect([unchanged.status, unchanged.trips, unchanged.statements, unchanged.etag]).toEqual([200, 1, 1, guarded.etag]);
+
+    // A request that finds nothing takes a second round trip: the lookup, then the update again, and
+    // with If-Match the existence check. So 412 and 404 stay apart, and the key is still judged first.
     const stale = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "PATCH", body: { title: "late" }, headers: { "If-Match": patched.etag } });
-    expect([stale.status, stale.body.code, stale.statements]).toEqual([412, "precondition_failed", 3]);
+    expect([stale.status, stale.body.code, stale.trips, stale.statements]).toEqual([412, "precondition_failed", 2, 1 + 3]);
     const missing = await tripsOf(`/api/v1/tasks/${crypto.randomUUID()}`, user.key, { method: "PATCH", body: { title: "nobody" } });
-    expect([missing.status, missing.body.code, missing.statements]).toEqual([404, "task_not_found", 2]);
+    expect([missing.status, missing.body.code, missing.trips, missing.statements]).toEqual([404, "task_not_found", 2, 1 + 2]);
+    const unread = await tripsOf(`/api/v1/tasks/${crypto.randomUUID()}`, user.key);
+    expect([unread.status, unread.body.code, unread.trips]).toEqual([404, "task_not_found", 2]);
+
     const deleted = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "DELETE" });
-    // The key lookup and the deletion; a guarded DELETE also checks existence (412 or 404).
-    expect([deleted.status, deleted.trips, deleted.statements]).toEqual([204, 1, 2]);
+    expect([deleted.status, deleted.trips, deleted.statements]).toEqual([204, 1, 1]);
     const gone = await tripsOf(`/api/v1/tasks/${id}`, user.key, { method: "DELETE" });
-    expect([gone.status, gone.body.code, gone.statements]).toEqual([404, "task_not_found", 2]);
+    expect([gone.status, gone.body.code, gone.trips, gone.statements]).toEqual([404, "task_not_found", 2, 1 + 2]);
     const other = await createTask(user.key, { title: "guarded delete" });
     const staleDelete = await tripsOf(`/api/v1/tasks/${other.id}`, user.key, { method: "DELETE", headers: { "If-Match": '"0-0"' } });
-    expect([staleDelete.status, staleDelete.body.code, staleDelete.statements]).toEqual([412, "precondition_failed", 3]);
+    expect([staleDelete.status, staleDelete.body.code, staleDelete.trips, staleDelete.statements]).toEqual([412, "precondition_failed", 2, 1 + 3]);
+    const kept = await tripsOf(`/api/v1/tasks/${other.id}`, user.key);
+    expect([kept.status, kept.body.title]).toEqual([200, "guarded delete"]);
   });
 
-  it("writes nothing for a key without Max or a revoked key, though the write shares the lookup's batch", async () => {
+  it("writes nothing for a key without Max or a revoked key, though the write is sent before the lookup", async () => {
     const free = await signUp("free-writer");
     const { key } = await createKey(free.session);
     const refused = await tripsOf("/api/v1/tasks", key, { method: "POST", body: { title: "must not exist" } });
-    expect([refused.status, refused.body.code]).toEqual([403, "max_required"]);
+    // The insert inserts nothing for a refused key; the second trip's lookup tells 403 from 401.
+    expect([refused.status, refused.body.code, refused.trips, refused.statements]).toEqual([403, "max_required", 2, 1 + 2]);
     expect(await countTasks(free.accountId)).toBe(0);
 
     const user = await maxUser();
     const task = await createTask(user.key, { title: "keep me" });
     await call(`/account/api-keys/${user.keyId}`, { method: "DELETE", token: user.session });
     const patched = await tripsOf(`/api/v1/tasks/${task.id}`, user.key, { method: "PATCH", body: { title: "changed" } });
-    expect(patched.status).toBe(401);
+    expect([patched.status, patched.body.code, patched.trips]).toEqual([401, "unauthorized", 2]);
     const deleted = await tripsOf(`/api/v1/tasks/${task.id}`, user.key, { method: "DELETE" });
-    expect(deleted.status).toBe(401);
+    expect([deleted.status, deleted.body.code, deleted.trips]).toEqual([401, "unauthorized", 2]);
+    const read = await tripsOf(`/api/v1/tasks/${task.id}`, user.key);
+    expect([read.status, read.body.code]).toEqual([401, "unauthorized"]);
     const row = await env.DB.prepare("SELECT title, deleted_at FROM tasks WHERE id = ?").bind(task.id).first();
     expect(row).toEqual({ title: "keep me", deleted_at: null });
     const created = await tripsOf("/api/v1/tasks", user.key, { method: "POST", body: { title: "nope" } });
@@ -219,7 +232,7 @@ describe("GET /api/v1/tasks in one D1 round trip", () => {
 });
 
 describe("MCP in one D1 round trip", () => {
-  it("lists and creates with the key lookup inside the tool's batch; other methods pay only the lookup", async () => {
+  it("lists and creates with the key lookup inside the tool's statement; other methods pay only the lookup", async () => {
     const user = await maxUser();
     await createTask(user.key, { title: "a" });
     // Let the first request's lastUsedAt refresh settle, so only the tool is counted.
@@ -227,7 +240,8 @@ describe("MCP in one D1 round trip", () => {
     const listed = await mcpTripsOf(user.key, "tools/call", { name: "list_tasks", arguments: {} });
     expect([listed.status, listed.body.result.structuredContent.count, listed.trips, listed.statements]).toEqual([200, 1, 1, 1]);
     const created = await mcpTripsOf(user.key, "tools/call", { name: "create_task", arguments: { title: "one trip" } });
-    expect([created.status, created.body.result.structuredContent.task.title, created.trips]).toEqual([200, "one trip", 1]);
+    expect([created.status, created.body.result.structuredContent.task.title, created.trips, created.statements]).toEqual([200, "one trip", 1, 1]);
+    expect(created.body.result.structuredContent.task).not.toHaveProperty("verdict");
     const tools = await mcpTripsOf(user.key, "tools/list", {});
     expect([tools.status, tools.body.result.tools.length, tools.trips]).toEqual([200, 4, 1]);
   });

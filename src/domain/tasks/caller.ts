@@ -8,6 +8,7 @@ import {
   keyActorQuery,
   type KeyActorRow,
   keyVerdictRows,
+  keyVerdictSql,
   requireMax,
   toKeyAuthentication,
 } from "../api-keys/service";
@@ -47,11 +48,31 @@ export interface Scope {
    */
   account: string | SQL;
   /**
-   * Runs the verb's statements in one batch, then raises 401/403 before the results are used.
-   * With `verdictInFirstRow`, the first statement's one row carries the key lookup as its `verdict`
-   * column (keyVerdictSql), so no lookup statement is added; an actor's scope ignores it.
+   * For a key, its lookup as one SQL value (keyVerdictSql), for a statement to carry as its `verdict`
+   * column (see `verdictIn`); undefined for an actor, whose statements need none.
    */
-  run(statements: Statement[], options?: { verdictInFirstRow?: boolean }): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
+  verdict: SQL | undefined;
+  /**
+   * Runs the verb's statements in one batch, then raises 401/403 before the results are used.
+   * For a key, the lookup is a statement of its own at the head of the batch, unless `verdictIn`
+   * says the first statement carries it as its `verdict` column (an actor's scope ignores it):
+   * - "row": the first statement always yields exactly one row (an aggregate, as the listing).
+   * - "rows": each row of the first statement carries it, and it yields none when it read or wrote
+   *   nothing (being scoped by `account`, it does so for a refused key too). The first statement is
+   *   sent alone, the write or read itself: its row is the whole answer. Without one, nothing was
+   *   written, and the whole batch runs again behind the lookup statement, which tells a refused key
+   *   from a missing task or a stale version. Only a request that changes and finds nothing pays
+   *   that second round trip.
+   */
+  run(statements: Statement[], options?: { verdictIn?: "row" | "rows" }): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
+}
+
+/** The key's verdict, told to the caller and judged: 401 or 403, or the actor. */
+function judged(caller: KeyCaller, rows: KeyActorRow[]) {
+  const auth = toKeyAuthentication(caller.db, rows);
+  caller.onAuthenticated?.(auth);
+  requireMax(auth.actor);
+  return auth;
 }
 
 export function scopeOf(caller: Caller): Scope {
@@ -61,21 +82,31 @@ export function scopeOf(caller: Caller): Scope {
     return {
       db,
       account: caller.actor.accountId,
+      verdict: undefined,
       run: async (statements) => ({ actor: caller.actor, results: statements.length ? await db.batch(statements as [Statement]) : [] }),
     };
   }
   return {
     db,
     account: keyAccountSql(caller.keyHash),
+    verdict: keyVerdictSql(caller.keyHash),
     run: async (statements, options) => {
-      const inFirstRow = options?.verdictInFirstRow;
-      const batch = await db.batch((inFirstRow ? statements : [keyActorQuery(db, caller.keyHash), ...statements]) as [Statement]);
-      const [actorRows, results] = inFirstRow
-        ? [keyVerdictRows((batch[0] as { verdict: string | null }[])[0]!.verdict), batch]
-        : [batch[0] as KeyActorRow[], batch.slice(1)];
-      const auth = toKeyAuthentication(db, actorRows);
-      caller.onAuthenticated?.(auth);
-      requireMax(auth.actor);
+      const verdictOf = (rows: unknown) => (rows as { verdict: string | null }[])[0]?.verdict;
+      if (options?.verdictIn === "row") {
+        const batch = await db.batch(statements as [Statement]);
+        const auth = judged(caller, keyVerdictRows(verdictOf(batch[0]) ?? null));
+        return { actor: auth.actor, auth, results: batch };
+      }
+      if (options?.verdictIn === "rows") {
+        const [rows] = await db.batch([statements[0]] as [Statement]);
+        const verdict = verdictOf(rows);
+        if (verdict) {
+          const auth = judged(caller, keyVerdictRows(verdict));
+          return { actor: auth.actor, auth, results: [rows] };
+        }
+      }
+      const [actorRows, ...results] = await db.batch([keyActorQuery(db, caller.keyHash), ...statements]);
+      const auth = judged(caller, actorRows as KeyActorRow[]);
       return { actor: auth.actor, auth, results };
     },
   };

@@ -31,6 +31,13 @@ const stale = () =>
 const ownLiveTaskIn = (account: string | SQL, id: string) => and(eq(tasks.id, id), eq(tasks.accountId, account), isNull(tasks.deletedAt));
 const ownLiveTask = (ctx: ServiceContext, id: string) => ownLiveTaskIn(ctx.actor.accountId, id);
 
+/**
+ * A task's columns, plus for an API key its lookup as `verdict` (Scope.verdict): a read or write that
+ * carries it runs with `verdictIn: "rows"`, so the key costs no statement of its own.
+ */
+const taskColumnsWith = (verdict: SQL | undefined) =>
+  verdict ? { ...getTableColumns(tasks), verdict: sql<string | null>`${verdict}`.as("verdict") } : getTableColumns(tasks);
+
 /** The If-Match condition as SQL, evaluated inside the write so check and write are one step. */
 const versionCondition = (versions: Versions | undefined) =>
   versions === undefined || versions === "*" ? undefined : versions.length ? inArray(tasks.updatedAt, versions) : sql`0`;
@@ -257,7 +264,7 @@ export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promis
   const scope = scopeOf(caller);
   const plan = planListing(caller, scope, query);
   // The page's one row carries the key's verdict: authentication adds no statement.
-  const { auth, results } = await scope.run(plan.statements, { verdictInFirstRow: true });
+  const { auth, results } = await scope.run(plan.statements, { verdictIn: "row" });
   if (plan.problem) throw plan.problem;
   return { value: plan.finish(results), auth };
 }
@@ -268,10 +275,15 @@ export async function listTasks(ctx: ServiceContext, query: ListTasksQuery): Pro
 
 export async function getTaskAs(caller: Caller, id: string): Promise<Outcome<Task>> {
   const scope = scopeOf(caller);
-  const { auth, results } = await scope.run([scope.db.select().from(tasks).where(ownLiveTaskIn(scope.account, id))]);
+  const { auth, results } = await scope.run([readStatement(scope, id)], { verdictIn: "rows" });
   const [row] = results[0] as TaskRow[];
   if (!row) throw notFound();
   return { value: toTask(row), auth };
+}
+
+/** A live task of the scope's account, with the key's verdict (Scope.verdict). */
+function readStatement({ db, account, verdict }: Scope, id: string) {
+  return db.select(taskColumnsWith(verdict)).from(tasks).where(ownLiveTaskIn(account, id));
 }
 
 
@@ -312,8 +324,9 @@ export async function createTaskAs(
   const v = { ...taskFields(input), important: input.important ? 1 : 0 };
   // For a key, the compiled statement; the lookup and the insert share one round trip.
   const scope = scopeOf(caller);
-  const insert = "keyHash" in caller ? insertTaskForKey.with(caller.db, { ...v, keyHash: caller.keyHash }) : insertTaskFor(scope.db, scope.account, v);
-  const { auth, results } = await scope.run([insert]);
+  const insert = "keyHash" in caller ? insertTaskForKey.with(caller.db, { ...v, keyHash: caller.keyHash }) : insertTaskFor(scope.db, scope.account, v, undefined);
+  // The inserted row carries the verdict; nothing inserted means a refused key (see Scope.run).
+  const { auth, results } = await scope.run([insert], { verdictIn: "rows" });
   const [row] = results[0] as TaskRow[];
   return { value: { task: toTask(row!), replayed: false }, auth };
 }
@@ -322,7 +335,7 @@ export async function createTaskAs(
 type NewTask = Omit<ReturnType<typeof taskFields>, "important"> & { important: number };
 
 /** Inserts a task for `account`; the owner row exists only for an allowed caller, so a refused key inserts nothing. */
-const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]: unknown }) =>
+const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]: unknown }, verdict: SQL | undefined) =>
   db
     .insert(tasks)
     .select(
@@ -330,8 +343,8 @@ const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]:
                  ${v.important}, 0, ${nowSql}, ${nowSql}, NULL
           FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
     )
-    .returning();
-const insertTaskForKey = compiled<NewTask & { keyHash: string }>((db, p) => insertTaskFor(db, keyAccountSql(p.keyHash), p));
+    .returning(taskColumnsWith(verdict));
+const insertTaskForKey = compiled<NewTask & { keyHash: string }>((db, p) => insertTaskFor(db, keyAccountSql(p.keyHash), p, keyVerdictSql(p.keyHash)));
 
 /** Maps a patch to column updates: "" clears a text field, null clears the reminder. */
 function patchColumns(patch: TaskPatch): Partial<TaskRow> {
@@ -363,10 +376,9 @@ export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch,
   // Completion may create the next occurrence in the actor's time zone (see completeAs).
   if (set.completed === true) return completeAs(caller, id, set, versions, true);
   const scope = scopeOf(caller);
-  const { db, account } = scope;
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
   if (Object.keys(set).length === 0) {
-    const { auth, results } = await scope.run([db.select().from(tasks).where(ownLiveTaskIn(account, id))]);
+    const { auth, results } = await scope.run([readStatement(scope, id)], { verdictIn: "rows" });
     const [row] = results[0] as TaskRow[];
     if (!row) throw notFound();
     if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
@@ -375,8 +387,9 @@ export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch,
   const statements =
     "keyHash" in caller && (versions === undefined || versions === "*" || versions.length === 1)
       ? keyUpdateStatements(caller, id, set, versions)
-      : updateStatements(db, account, id, set, versionCondition(versions));
-  const { auth, results } = await scope.run(statements);
+      : updateStatements(scope.db, scope.account, id, set, versionCondition(versions), scope.verdict);
+  // The updated row carries the verdict; when nothing was updated, the lookup tells 401/403 from 404/412.
+  const { auth, results } = await scope.run(statements, { verdictIn: "rows" });
   const [[updated], [current] = []] = results as [TaskRow[], { id: string }[]?];
   if (updated) return { value: { task: toTask(updated) }, auth };
   throw current ? stale() : notFound();
@@ -386,12 +399,12 @@ export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch,
  * The update, and only when a version condition guards it, the task's existence to tell 412 from
  * 404 when nothing was updated. Unguarded (no If-Match, or `*`), nothing updated means no such task.
  */
-const updateStatements = (db: Db, account: string | SQL, id: unknown, set: Record<string, unknown>, condition: SQL | undefined) => {
+const updateStatements = (db: Db, account: string | SQL, id: unknown, set: Record<string, unknown>, condition: SQL | undefined, verdict: SQL | undefined) => {
   const update = db
     .update(tasks)
     .set({ ...set, updatedAt: bumpedUpdatedAt })
     .where(and(ownLiveTaskIn(account, id as string), condition))
-    .returning();
+    .returning(taskColumnsWith(verdict));
   if (!condition) return [update];
   return [update, db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id as string))];
 };
@@ -411,6 +424,7 @@ function keyUpdateStatements(caller: KeyCaller, id: string, set: Partial<TaskRow
         p.id,
         Object.fromEntries(columns.map((column) => [column, p[column]])),
         guarded ? inArray(tasks.updatedAt, [p.version!]) : undefined,
+        keyVerdictSql(p.keyHash!),
       );
     statements = [0, 1].slice(0, guarded ? 2 : 1).map((index) => compiled((db, p) => build(db, p as Record<string, Placeholder>)[index]!));
     compiledUpdates.set(shape, statements);
@@ -533,16 +547,16 @@ async function completeRow(
 /** Deletes a task, leaving a tombstone so `since` syncs learn about it. With `ifMatch`, a stale ETag is 412. */
 export async function deleteTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<void>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
-  const { db, account, run } = scopeOf(caller);
+  const { db, account, verdict, run } = scopeOf(caller);
   const condition = versionCondition(versions);
   const deletion = db
     .update(tasks)
     .set({ deletedAt: nowSql, updatedAt: bumpedUpdatedAt })
     .where(and(ownLiveTaskIn(account, id), condition))
-    .returning({ id: tasks.id });
+    .returning(verdict ? { id: tasks.id, verdict: sql<string | null>`${verdict}`.as("verdict") } : { id: tasks.id });
   // As for a PATCH: the existence check that tells 412 from 404 only when a version guards the deletion.
   const existence = db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id));
-  const { auth, results } = await run(condition ? [deletion, existence] : [deletion]);
+  const { auth, results } = await run(condition ? [deletion, existence] : [deletion], { verdictIn: "rows" });
   const [deleted, [current] = []] = results as [{ id: string }[], { id: string }[]?];
   if (deleted.length === 0) throw current ? stale() : notFound();
   return { value: undefined, auth };
