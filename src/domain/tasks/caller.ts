@@ -99,9 +99,9 @@ export function scopeOf(caller: Caller): Scope {
       }
       if (options?.verdictIn === "rows") {
         const [rows] = await db.batch([statements[0]] as [Statement]);
-        const verdict = verdictOf(rows);
-        if (verdict) {
-          const auth = judged(caller, keyVerdictRows(verdict));
+        // A row means the statement ran for this key: never run it twice.
+        if ((rows as unknown[]).length) {
+          const auth = judged(caller, keyVerdictRows(verdictOf(rows) ?? null));
           return { actor: auth.actor, auth, results: [rows] };
         }
       }
