@@ -397,11 +397,42 @@ const targetDefs = [
   { name: "Calendar pack throughput ≥ 0.9 × (a)", row: "pack", ref: "a", min: 0.9 },
   { name: "Calendar 304 throughput ≥ 1.0 × (a) (costs no more)", row: "pack304", ref: "a", min: 1.0 },
 ];
+// How far a ratio would move if the run were repeated: the rows' 1 s slices are paired by round
+// (they took turns), and the rounds are resampled with replacement. A deterministic generator keeps
+// one run's report reproducible from its results.json.
+const BOOTSTRAP_SAMPLES = 2000;
+function interval90(rowSlices, refSlices) {
+  const n = Math.min(rowSlices?.length ?? 0, refSlices?.length ?? 0);
+  if (n < 3) return null;
+  let seed = 0x2545f491;
+  const random = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  const ratios = [];
+  for (let b = 0; b < BOOTSTRAP_SAMPLES; b++) {
+    let row = 0;
+    let ref = 0;
+    for (let i = 0; i < n; i++) {
+      const k = Math.floor(random() * n);
+      row += rowSlices[k];
+      ref += refSlices[k];
+    }
+    ratios.push(row / ref);
+  }
+  ratios.sort((x, y) => x - y);
+  return [round(percentile(ratios, 5)), round(percentile(ratios, 95))];
+}
 const targets = targetDefs.map((t) => {
   const perConnections = {};
   for (const c of CONNECTIONS) {
     const value = ratio(byId[t.row]?.runs?.[c]?.rps ?? null, byId[t.ref]?.runs?.[c]?.rps);
-    perConnections[c] = { ratio: value, pass: value === null ? null : value >= t.min };
+    const interval = value === null ? null : interval90(byId[t.row].runs[c].sliceRps, byId[t.ref].runs[c].sliceRps);
+    // Clear when the whole interval is on one side of the threshold; otherwise within this run's noise.
+    const clear = interval === null ? null : interval[0] >= t.min || interval[1] < t.min;
+    perConnections[c] = { ratio: value, pass: value === null ? null : value >= t.min, interval90: interval, clear };
   }
   return { ...t, results: perConnections };
 });
@@ -423,15 +454,21 @@ for (const row of rows) {
     );
   }
 }
-lines.push("", "Targets (ratios of throughput in this run; informational, never the exit code):");
+lines.push("", "Targets (ratios of throughput in this run, [90% interval over its rounds]; informational, never the exit code):");
 for (const t of targets) {
-  const parts = CONNECTIONS.map((c) => `@${c}: ${t.results[c].ratio ?? "–"} ${t.results[c].pass === null ? "n/a" : t.results[c].pass ? "ok" : "MISS"}`);
-  lines.push(`  ${pad(t.name, 68)} ${parts.join("   ")}`);
+  const parts = CONNECTIONS.map((c) => {
+    const r = t.results[c];
+    const verdict = r.pass === null ? "n/a" : `${r.pass ? "ok" : "MISS"}${r.clear === false ? "?" : ""}`;
+    return `@${c}: ${pad(r.ratio, 4)} ${pad(verdict, 5)} ${r.interval90 ? `[${r.interval90.map((x) => x.toFixed(2)).join("–")}]` : ""}`.padEnd(30);
+  });
+  lines.push(`  ${pad(t.name, 68)} ${parts.join(" ")}`.trimEnd());
 }
 lines.push(`  ${pad(zeroNon2xx.name, 68)} ${zeroNon2xx.pass ? "ok" : "FAIL"}`);
+const unclear = targets.flatMap((t) => CONNECTIONS.filter((c) => t.results[c].clear === false));
+if (unclear.length) lines.push(`  ?: ${unclear.length} verdict(s) within this run's noise (the interval spans the threshold): a rerun may flip them.`);
 const payloadRatios = CONNECTIONS.map((c) => `@${c}: ${ratio(byId.list100?.runs?.[c]?.rps ?? null, byId.bPayload?.runs?.[c]?.rps) ?? "–"}`);
 lines.push("", `Diagnostic: GET /api/v1/tasks (100) ÷ (b) padded to the same bytes, throughput   ${payloadRatios.join("   ")}`);
-for (const write of ["create", "update"]) {
+for (const write of ["create", "update"].filter((id) => byId[id]?.runs)) {
   const floor = CONNECTIONS.map((c) => `@${c}: ${ratio(byId[write]?.runs?.[c]?.rps ?? null, byId.bWrite?.runs?.[c]?.rps) ?? "–"}`);
   lines.push(`Diagnostic: ${pad(`${byId[write]?.label} ÷ (b) as a write, throughput`, 73)} ${floor.join("   ")}`);
 }
