@@ -22,13 +22,13 @@ const modelFixable = new Set<ErrorCode>([
 
 /** What the model should do next, per code. */
 const hints: Partial<Record<ErrorCode, string>> = {
-  validation_failed: "Fix the arguments named in `errors` and call the tool again.",
+  validation_failed: "Fix the arguments named in Fields and call the tool again.",
   task_not_found: "Call list_tasks to find the task's current id.",
   max_required: "Tell the user that task tools need an active Max membership and where to upgrade; do not retry until they have.",
   sync_expired: "Call list_tasks again without `since` for a full list.",
   idempotency_key_reused: "Use a new clientRequestId for a different task.",
   idempotency_in_progress: "The first call with this clientRequestId is still running; retry the same call in a moment.",
-  unavailable: "Nothing was changed. Retry the same call after `retryAfter` seconds (with the same clientRequestId for create_task).",
+  unavailable: "Nothing was changed. Retry the same call after the seconds given (with the same clientRequestId for create_task).",
 };
 
 export interface ToolErrorContext {
@@ -36,24 +36,23 @@ export interface ToolErrorContext {
   origin: string;
 }
 
+/**
+ * A tool error as text only, no `structuredContent`. Clients validate structuredContent against the
+ * tool's outputSchema, error results included (the 1.x TypeScript SDK does once it has listed tools),
+ * so an error object there breaks them; widening every outputSchema to admit it would cost tokens on
+ * every tools/list and blur what a success looks like. The text holds what the model acts on, one
+ * fact per line: `<code>: <message>`, then `Fields:`, `Hint:`, `Upgrade:` and `Retry after:`.
+ */
 export function toolError(e: unknown, ctx: ToolErrorContext): CallToolResult {
   const error = toAppError(e);
   if (!modelFixable.has(error.code)) {
     throw new ProtocolError(ProtocolErrorCode.InternalError, "Internal error on the server. Try again later.");
   }
-  const upgradeUrl = error.code === "max_required" ? `${ctx.origin}/` : undefined;
+  const lines = [`${error.code}: ${error.detail}`];
+  if (error.errors?.length) lines.push(`Fields: ${error.errors.map((f) => `${f.path || "(arguments)"}: ${f.message}`).join("; ")}`);
   const hint = hints[error.code];
-  const body = {
-    error: {
-      code: error.code,
-      message: error.detail,
-      ...(error.errors ? { errors: error.errors } : {}),
-      ...(upgradeUrl ? { upgradeUrl } : {}),
-      ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
-      ...(hint ? { hint } : {}),
-    },
-  };
-  const fields = error.errors?.length ? ` Fields: ${error.errors.map((f) => `${f.path || "(arguments)"}: ${f.message}`).join("; ")}.` : "";
-  const text = `${error.code}: ${error.detail}${fields}${upgradeUrl ? ` Upgrade at ${upgradeUrl}` : ""}`;
-  return { isError: true, content: [{ type: "text", text }], structuredContent: body };
+  if (hint) lines.push(`Hint: ${hint}`);
+  if (error.code === "max_required") lines.push(`Upgrade: ${ctx.origin}/`);
+  if (error.retryAfter !== undefined) lines.push(`Retry after: ${error.retryAfter} s`);
+  return { isError: true, content: [{ type: "text", text: lines.join("\n") }] };
 }

@@ -103,9 +103,9 @@ describe("D1 faults", () => {
     expect(res.status).toBeLessThan(500);
     const text = await res.text();
     expect(text).not.toMatch(/\bat \S+:\d+|D1_ERROR|INSERT|Failed query/);
-    expect(text).toContain('"isError":true');
-    expect(text).toContain('"code":"unavailable"');
-    expect(text).toMatch(/"retryAfter":\d+/);
+    const { result } = JSON.parse(text);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/^unavailable: .*\nRetry after: \d+ s/s);
     expect(await snapshot(user.accountId)).toEqual(before);
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callOk, mcpClient } from "../mcp/client";
+import { callOk, mcpClient, toolErrorOf } from "../mcp/client";
 import { listAll, nextIdFrom, patch, zonedUser } from "./support";
 
 describe("lifecycle rules over MCP", () => {
@@ -12,8 +12,7 @@ describe("lifecycle rules over MCP", () => {
     expect(a.task).not.toHaveProperty("clientRequestId");
     expect((await listAll(user.key)).data).toHaveLength(1);
     const reused = await client.callTool({ name: "create_task", arguments: { title: "Different", clientRequestId: "agent-req-1" } });
-    expect(reused.isError).toBe(true);
-    expect((reused.structuredContent as any).error.code).toBe("idempotency_key_reused");
+    expect(toolErrorOf(reused).code).toBe("idempotency_key_reused");
   });
 
   it("complete_task and PATCH spawn the same next occurrence for the same task state", async () => {

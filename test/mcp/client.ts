@@ -47,3 +47,31 @@ export async function callOk(client: Client, name: string, args: Record<string, 
   if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
   return result.structuredContent;
 }
+
+export interface ToolErrorText {
+  code: string;
+  /** The paths named on the `Fields:` line. */
+  fields: string[];
+  /** The value of a `Label: value` line, such as `Hint` or `Upgrade`. */
+  line(label: string): string | undefined;
+  text: string;
+}
+
+/**
+ * A tool error as every client sees it: `isError` with text only (src/mcp/errors.ts). Fails unless
+ * the result is an error without structuredContent, which clients would hold to the outputSchema.
+ */
+export function toolErrorOf(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolErrorText {
+  if (!result.isError) throw new Error(`expected a tool error, got ${JSON.stringify(result)}`);
+  if (result.structuredContent !== undefined) throw new Error("a tool error must not carry structuredContent");
+  const text = (result.content as { type: string; text: string }[])[0]!.text;
+  const lines = text.split("\n");
+  const line = (label: string) => lines.find((l) => l.startsWith(`${label}: `))?.slice(label.length + 2);
+  const fields = (line("Fields") ?? "").split("; ").filter(Boolean).map((f) => f.slice(0, f.indexOf(": ")));
+  return { code: lines[0]!.slice(0, lines[0]!.indexOf(": ")), fields, line, text };
+}
+
+/** Calls a tool that must fail, and reads its error. */
+export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolErrorText> {
+  return toolErrorOf(await client.callTool({ name, arguments: args }));
+}

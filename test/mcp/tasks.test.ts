@@ -2,20 +2,18 @@ import type { Client } from "@modelcontextprotocol/client";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/client/validators/cf-worker";
 import { describe, expect, it } from "vitest";
 import { call, createKey, createTask, json, maxUser, signUp } from "../helpers";
-import { callOk, mcpClient } from "./client";
+import { callError, callOk, mcpClient } from "./client";
 
 async function maxClient() {
   const user = await maxUser();
   return { user, client: await mcpClient(user.key) };
 }
 
-/** The structured error of a tool result that must be an error. */
+/** The error of a tool result that must be an error, with no stack trace in it. */
 async function toolError(client: Client, name: string, args: Record<string, unknown>) {
-  const result = await client.callTool({ name, arguments: args });
-  expect(result.isError).toBe(true);
-  const text = (result.content as { type: string; text: string }[])[0]!.text;
-  expect(text).not.toMatch(/\n\s+at /); // no stack trace
-  return { error: (result.structuredContent as any).error, text };
+  const error = await callError(client, name, args);
+  expect(error.text).not.toMatch(/\n\s+at /);
+  return { error, text: error.text };
 }
 
 describe("create_task", () => {
@@ -52,7 +50,7 @@ describe("create_task", () => {
     const { client } = await maxClient();
     const { error, text } = await toolError(client, "create_task", args);
     expect(error.code).toBe("validation_failed");
-    expect(error.errors.map((e: { path: string }) => e.path)).toContain(field);
+    expect(error.fields).toContain(field);
     expect(text).toContain(field);
   });
 
@@ -60,7 +58,7 @@ describe("create_task", () => {
     const { client } = await maxClient();
     const { error } = await toolError(client, "create_task", { title: "t", completed: true });
     expect(error.code).toBe("validation_failed");
-    expect(error.errors[0].message).toContain("completed");
+    expect(error.line("Fields")).toContain("completed");
   });
 
   it("creates one task for two calls with the same clientRequestId, and returns the first", async () => {
@@ -144,7 +142,7 @@ describe("list_tasks", () => {
     const { client } = await maxClient();
     const { error } = await toolError(client, "list_tasks", args);
     expect(error.code).toBe("validation_failed");
-    expect(error.errors.map((e: { path: string }) => e.path)).toContain(field);
+    expect(error.fields).toContain(field);
   });
 
   it("never shows another account's tasks", async () => {
@@ -203,7 +201,7 @@ describe("complete_task", () => {
   it("refuses a missing id with a tool error naming it", async () => {
     const { client } = await maxClient();
     const { error } = await toolError(client, "complete_task", {});
-    expect(error.errors.map((e: { path: string }) => e.path)).toContain("id");
+    expect(error.fields).toContain("id");
   });
 });
 
@@ -218,7 +216,7 @@ describe("task tools without Max", () => {
     const client = await mcpClient(key);
     const { error, text } = await toolError(client, name, args);
     expect(error.code).toBe("max_required");
-    expect(error.upgradeUrl).toBe("http://example.com/");
+    expect(error.line("Upgrade")).toBe("http://example.com/");
     expect(text).toContain("max_required");
     expect(text).toContain("http://example.com/");
   });

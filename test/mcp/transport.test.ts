@@ -3,7 +3,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { handleMcp, originAllowed } from "../../src/mcp/handler";
 import { call, createKey, grant, json, maxUser, signUp } from "../helpers";
-import { MCP_HEADERS, mcpClient, rpc, rpcResult } from "./client";
+import { MCP_HEADERS, mcpClient, rpc, rpcResult, toolErrorOf } from "./client";
 
 const toolsList = { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} };
 
@@ -132,8 +132,7 @@ describe("MCP authentication", () => {
     expect((await client.callTool({ name: "list_tasks", arguments: {} })).isError).toBeFalsy();
     await grant(user.email, "free");
     const result = await client.callTool({ name: "list_tasks", arguments: {} });
-    expect(result.isError).toBe(true);
-    expect((result.structuredContent as any).error.code).toBe("max_required");
+    expect(toolErrorOf(result).code).toBe("max_required");
   });
 });
 
