@@ -89,6 +89,11 @@ export const tasks = sqliteTable(
     updatedAt: text("updated_at").notNull().default(nowSql),
     /** Tombstone: set on delete so sync clients learn about it through `since`. */
     deletedAt: text("deleted_at"),
+    /**
+     * The next occurrence this task's completion created (repeating tasks), so a retried completion
+     * can return it again. Internal: not part of the Task shape.
+     */
+    nextId: text("next_id"),
   },
   (t) => [
     index("tasks_account_updated_idx").on(t.accountId, t.updatedAt, t.id),

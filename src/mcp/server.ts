@@ -1,5 +1,6 @@
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import type * as z from "zod";
+import { type JsonSchema, publishedSchema, type SchemaIo } from "./published-schema";
 import { validationError } from "../http/validation";
 import { toolError } from "./errors";
 import { type ToolContext, type ToolDescriptor, tools } from "./tools";
@@ -9,32 +10,19 @@ export const SERVER_INFO = { name: "todo-calendar", version: "1.0.0" } as const;
 const INSTRUCTIONS =
   "Personal tasks and public holiday calendars. Task tools (list_tasks, create_task, complete_task) act on the signed-in user's account and need an active Max membership; list_calendar_packs works for every key. Confirm with the user before creating or completing tasks.";
 
-type JsonSchemaConverter = StandardSchemaWithJSON["~standard"]["jsonSchema"];
-
 /**
- * A zod schema as the SDK sees it: its JSON Schema, converted once per isolate instead of on every
- * request (the SDK memoises per McpServer, and ours is per request), and a `validate` that lets the
- * value through unchanged. Arguments are validated by the tool wrapper below, so a bad argument gets
- * the same field-level `isError` result as any domain error (the SDK's own check would answer with
- * unstructured text). Results are built by the domain from the same shapes; test/mcp/tasks.test.ts
- * holds every result to its advertised outputSchema, so re-parsing 200 tasks per call buys nothing.
+ * A zod schema as the SDK sees it: the trimmed JSON Schema tools/list publishes (published-schema.ts),
+ * built once per isolate instead of on every request (ours is an McpServer per request), and a
+ * `validate` that lets the value through unchanged. Arguments are validated by the tool wrapper
+ * below with the full zod schema, so a bad argument gets the same field-level `isError` result as
+ * any domain error (the SDK's own check would answer with unstructured text). Results are built by
+ * the domain from the same shapes; test/mcp/tasks.test.ts holds every result to its outputSchema.
  */
-function advertised(schema: z.ZodType): StandardSchemaWithJSON<unknown, unknown> {
-  const convert = schema["~standard"].jsonSchema as JsonSchemaConverter;
-  const converted = new Map<string, Record<string, unknown>>();
-  const memo =
-    (io: "input" | "output"): JsonSchemaConverter["input"] =>
-    (options) => {
-      const key = `${io} ${options.target}`;
-      let json = converted.get(key);
-      if (!json) {
-        json = convert[io](options);
-        converted.set(key, json);
-      }
-      return json;
-    };
+function advertised(schema: z.ZodType, io: SchemaIo): StandardSchemaWithJSON<unknown, unknown> {
+  let json: JsonSchema | undefined;
+  const published = () => (json ??= publishedSchema(schema, io));
   return {
-    "~standard": { version: 1, vendor: "todo-calendar", validate: (value: unknown) => ({ value }), jsonSchema: { input: memo("input"), output: memo("output") } },
+    "~standard": { version: 1, vendor: "todo-calendar", validate: (value: unknown) => ({ value }), jsonSchema: { input: published, output: published } },
   };
 }
 
@@ -43,8 +31,8 @@ let registrations: { tool: ToolDescriptor; inputSchema: StandardSchemaWithJSON; 
 const toolRegistrations = () =>
   (registrations ??= (tools as readonly ToolDescriptor[]).map((tool) => ({
     tool,
-    inputSchema: advertised(tool.input),
-    outputSchema: advertised(tool.output),
+    inputSchema: advertised(tool.input, "input"),
+    outputSchema: advertised(tool.output, "output"),
   })));
 
 async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
@@ -60,7 +48,7 @@ export function createServer(ctx: ToolContext): McpServer {
   for (const { tool, inputSchema, outputSchema } of toolRegistrations()) {
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: { title: tool.title, ...tool.annotations } },
+      { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: tool.annotations },
       async (args: unknown) => {
         try {
           return await runTool(tool, ctx, args);

@@ -243,7 +243,7 @@ describe("MCP in one D1 round trip", () => {
     expect([created.status, created.body.result.structuredContent.task.title, created.trips, created.statements]).toEqual([200, "one trip", 1, 1]);
     expect(created.body.result.structuredContent.task).not.toHaveProperty("verdict");
     const tools = await mcpTripsOf(user.key, "tools/list", {});
-    expect([tools.status, tools.body.result.tools.length, tools.trips]).toEqual([200, 4, 1]);
+    expect([tools.status, tools.body.result.tools.length, tools.trips]).toEqual([200, 7, 1]);
   });
 
   it("answers a dead key with HTTP 401 and writes nothing, though the write ran before the verdict", async () => {

@@ -9,13 +9,36 @@ async function freeClient() {
 }
 
 describe("list_calendar_packs", () => {
-  it("works without Max and lists the same packs as GET /api/v1/calendars", async () => {
+  it("works without Max, pages the catalogue with absolute URLs, and its pages add up to GET /api/v1/calendars", async () => {
     const client = await freeClient();
-    const { packs } = await callOk(client, "list_calendar_packs");
-    const rest = await json(await call("/api/v1/calendars"));
-    expect(packs.length).toBeGreaterThan(0);
-    expect(packs.map((p: { id: string }) => p.id)).toEqual(rest.data.map((p: { id: string }) => p.id));
-    expect(packs[0]).toEqual(rest.data[0]);
+    const rest = (await json(await call("/api/v1/calendars"))).data as { id: string; url: string; icsUrl: string }[];
+    const first = await callOk(client, "list_calendar_packs");
+    expect(first).toMatchObject({ count: 20, total: rest.length, nextCursor: "20" });
+    expect(first.hint).toContain("nextCursor");
+    expect(first.packs[0]).toMatchObject({ id: rest[0]!.id, url: `http://example.com${rest[0]!.url}`, icsUrl: `http://example.com${rest[0]!.icsUrl}` });
+    const ids: string[] = [];
+    for (let page = await callOk(client, "list_calendar_packs", { limit: 100 }); ; ) {
+      ids.push(...page.packs.map((p: { id: string }) => p.id));
+      if (!page.nextCursor) break;
+      page = await callOk(client, "list_calendar_packs", { limit: 100, cursor: page.nextCursor });
+    }
+    expect(ids).toEqual(rest.map((p) => p.id));
+  });
+
+  it.each([
+    ["Bavaria", ["de-by"]],
+    ["bavaria germany", ["de-by"]],
+    ["North Rhine-Westphalia", ["de-nw"]],
+    ["UK", ["gb", "gb-ald", "gb-eng", "gb-nir", "gb-sct", "gb-wls"]],
+  ])("finds %s by its English name or short form", async (query, expected) => {
+    const { packs } = await callOk(await freeClient(), "list_calendar_packs", { query });
+    expect(packs.map((p: { id: string }) => p.id)).toEqual(expected);
+  });
+
+  it.each(["USA", "United States", "Germany"])("finds every pack of a country named %s", async (query) => {
+    const { packs, total } = await callOk(await freeClient(), "list_calendar_packs", { query, limit: 100 });
+    expect(total).toBeGreaterThan(10);
+    expect(new Set(packs.map((p: { country: string }) => p.country)).size).toBe(1);
   });
 
   it("narrows by country code in any case", async () => {
@@ -34,12 +57,67 @@ describe("list_calendar_packs", () => {
 
   it("returns an empty list when nothing matches", async () => {
     const client = await freeClient();
-    expect(await callOk(client, "list_calendar_packs", { country: "ZZ" })).toEqual({ packs: [] });
+    const empty = await callOk(client, "list_calendar_packs", { query: "Atlantis" });
+    expect(empty).toMatchObject({ packs: [], count: 0, total: 0 });
+    expect(empty.hint).toContain("ISO code");
   });
 
   it("refuses a country that is not a two-letter code with a tool error naming the field", async () => {
     const client = await freeClient();
     const result = await client.callTool({ name: "list_calendar_packs", arguments: { country: "Germany" } });
     expect(toolErrorOf(result).fields).toEqual(["country"]);
+  });
+});
+
+describe("list_holidays", () => {
+  it("answers 'is 2026-10-03 a holiday in Bavaria?' in one call, without Max", async () => {
+    const client = await freeClient();
+    const result = await callOk(client, "list_holidays", { country: "DE", region: "Bavaria", from: "2026-10-03", to: "2026-10-03" });
+    expect(result.pack).toMatchObject({ id: "de-by", name: "Bayern (Germany)" });
+    expect(result.events).toEqual([{ date: "2026-10-03", name: expect.any(String), localName: "Tag der Deutschen Einheit", type: "public" }]);
+    expect(result.attribution).toContain("CC BY-SA");
+    const workday = await callOk(client, "list_holidays", { pack: "de-by", from: "2026-10-05", to: "2026-10-05" });
+    expect(workday).toMatchObject({ events: [], count: 0 });
+  });
+
+  it("gives the same events as the pack over REST, for a year and one type", async () => {
+    const client = await freeClient();
+    const rest = await json(await call("/api/v1/calendars/de-by"));
+    const expected = rest.events.filter((e: { date: string; type: string }) => e.date.startsWith("2026") && e.type === "public");
+    const { events, from, to } = await callOk(client, "list_holidays", { pack: "DE-BY", year: 2026, type: "public" });
+    expect([from, to]).toEqual(["2026-01-01", "2026-12-31"]);
+    expect(events.map((e: { date: string; name: string }) => [e.date, e.name])).toEqual(expected.map((e: any) => [e.date, e.name]));
+  });
+
+  it("defaults to the current year", async () => {
+    const { from, to } = await callOk(await freeClient(), "list_holidays", { country: "de" });
+    const year = new Date().getUTCFullYear();
+    expect([from, to]).toEqual([`${year}-01-01`, `${year}-12-31`]);
+  });
+
+  it("falls back to the country's pack for a region without one of its own, and says so", async () => {
+    const result = await callOk(await freeClient(), "list_holidays", { country: "DE", region: "XX", year: 2026 });
+    expect(result.pack.id).toBe("de");
+    expect(result.note).toContain("No pack of its own");
+    expect(result.count).toBeGreaterThan(5);
+  });
+
+  it("says when the range lies outside the covered years", async () => {
+    const result = await callOk(await freeClient(), "list_holidays", { pack: "de", year: 1990 });
+    expect(result).toMatchObject({ events: [], count: 0 });
+    expect(result.note).toContain("covers");
+  });
+
+  it.each([
+    [{}, "pack"],
+    [{ pack: "zz-nowhere" }, "pack_not_found"],
+    [{ country: "Germany" }, "country"],
+    [{ pack: "de", from: "2026-12-31", to: "2026-01-01" }, "to"],
+    [{ pack: "de", from: "31.12.2026" }, "from"],
+    [{ pack: "de", type: "holiday" }, "type"],
+  ])("refuses %j with a tool error naming %s", async (args, expected) => {
+    const error = toolErrorOf(await (await freeClient()).callTool({ name: "list_holidays", arguments: args }));
+    if (expected === "pack_not_found") expect(error.code).toBe("pack_not_found");
+    else expect([error.code, error.fields]).toEqual(["validation_failed", [expected]]);
   });
 });

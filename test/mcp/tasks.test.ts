@@ -67,6 +67,7 @@ describe("create_task", () => {
     const first = await callOk(client, "create_task", args);
     const retry = await callOk(client, "create_task", args);
     expect(retry.task).toEqual(first.task);
+    expect([first.replayed, retry.replayed]).toEqual([undefined, true]);
     expect((await json(await call("/api/v1/tasks", { token: user.key }))).data).toHaveLength(1);
   });
 
@@ -95,6 +96,16 @@ describe("list_tasks", () => {
     expect(Date.parse(page.serverTime)).not.toBeNaN();
     expect(page.nextCursor).toBeUndefined();
     expect(page.deleted).toBeUndefined();
+  });
+
+  it("tells the account's time zone and today's date in it, for relative dates", async () => {
+    const { user, client } = await maxClient();
+    await call("/account", { method: "PATCH", token: user.session, body: { timeZone: "Pacific/Kiritimati" } });
+    const page = await callOk(client, "list_tasks");
+    expect(page.timeZone).toBe("Pacific/Kiritimati");
+    // UTC+14: its date is the UTC date of serverTime plus 14 hours.
+    const expected = new Date(Date.parse(page.serverTime) + 14 * 3_600_000).toISOString().slice(0, 10);
+    expect(page.today).toBe(expected);
   });
 
   it("filters by completed and listId", async () => {
@@ -182,6 +193,16 @@ describe("complete_task", () => {
     expect(await callOk(client, "complete_task", { id: once.id })).not.toHaveProperty("next");
   });
 
+  it("returns the same `next` when a completion is retried, and creates no second occurrence", async () => {
+    const { user, client } = await maxClient();
+    const { task } = await callOk(client, "create_task", { title: "Daily", due: "2026-06-01", repeat: "FREQ=DAILY" });
+    const first = await callOk(client, "complete_task", { id: task.id });
+    const retry = await callOk(client, "complete_task", { id: task.id });
+    expect(retry).toEqual(first);
+    expect(first.next.due).toBe("2026-06-02");
+    expect((await json(await call("/api/v1/tasks", { token: user.key }))).data).toHaveLength(2);
+  });
+
   it("reports an unknown id as task_not_found", async () => {
     const { client } = await maxClient();
     const { error, text } = await toolError(client, "complete_task", { id: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f" });
@@ -210,6 +231,8 @@ describe("task tools without Max", () => {
     ["list_tasks", {}],
     ["create_task", { title: "t" }],
     ["complete_task", { id: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f" }],
+    ["update_task", { id: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f", title: "t" }],
+    ["delete_task", { id: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f" }],
   ])("%s answers max_required and says where to upgrade", async (name, args) => {
     const account = await signUp("free");
     const { key } = await createKey(account.session);
@@ -246,6 +269,12 @@ describe("structured results", () => {
       ["complete_task", await callOk(client, "complete_task", { id: created.task.id })],
       ["complete_task", await callOk(client, "complete_task", { id: (await callOk(client, "create_task", { title: "r", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id })],
       ["list_calendar_packs", await callOk(client, "list_calendar_packs", { country: "DE" })],
+      ["list_calendar_packs", await callOk(client, "list_calendar_packs", { query: "nowhere" })],
+      ["list_holidays", await callOk(client, "list_holidays", { pack: "de-by" })],
+      ["update_task", await callOk(client, "update_task", { id: created.task.id, title: "renamed" })],
+      ["delete_task", await callOk(client, "delete_task", { id: created.task.id })],
+      ["create_task", await callOk(client, "create_task", { title: "again", clientRequestId: "same" })],
+      ["create_task", await callOk(client, "create_task", { title: "again", clientRequestId: "same" })],
     ];
     for (const [name, content] of results) {
       const check = validator.getValidator(schemaOf(name) as any)(content);
@@ -254,5 +283,71 @@ describe("structured results", () => {
     // The check can fail: a task without its id does not validate.
     const broken = { task: { ...created.task, id: undefined } };
     expect(validator.getValidator(schemaOf("create_task") as any)(JSON.parse(JSON.stringify(broken))).valid).toBe(false);
+  });
+});
+
+describe("update_task", () => {
+  it("changes the fields sent, clears with \"\" and null, and REST sees the change", async () => {
+    const { user, client } = await maxClient();
+    const { task } = await callOk(client, "create_task", { title: "Draft", notes: "n", due: "2026-12-24", reminder: "2026-12-23T08:00:00Z", listId: "home" });
+    const { task: updated } = await callOk(client, "update_task", { id: task.id, title: "Final", notes: "", reminder: null, listId: "work", important: true });
+    expect(updated).toMatchObject({ id: task.id, title: "Final", due: "2026-12-24", listId: "work", important: true });
+    expect(updated).not.toHaveProperty("notes");
+    expect(updated).not.toHaveProperty("reminder");
+    expect(updated.updatedAt > task.updatedAt).toBe(true);
+    expect(await json(await call(`/api/v1/tasks/${task.id}`, { token: user.key }))).toEqual(updated);
+  });
+
+  it("completes a repeating task with `next`, and reopens with completed: false", async () => {
+    const { client } = await maxClient();
+    const { task } = await callOk(client, "create_task", { title: "Weekly", due: "2026-11-23", repeat: "FREQ=WEEKLY" });
+    const done = await callOk(client, "update_task", { id: task.id, completed: true });
+    expect(done.next).toMatchObject({ title: "Weekly", due: "2026-11-30", completed: false });
+    expect((await callOk(client, "update_task", { id: task.id, completed: false })).task.completed).toBe(false);
+  });
+
+  it.each([
+    [{ id: "x", title: "" }, "title"],
+    [{ id: "x", due: "tomorrow" }, "due"],
+    [{ id: "x", repeat: "FREQ=HOURLY" }, "repeat"],
+    [{ id: "x", owner: "me" }, ""],
+    [{ title: "no id" }, "id"],
+  ])("refuses %j with a tool error naming the field", async (args, field) => {
+    const { client } = await maxClient();
+    const { error } = await toolError(client, "update_task", args);
+    expect(error.code).toBe("validation_failed");
+    expect(error.line("Fields")).toContain(field || "owner");
+  });
+
+  it("reports another account's task as not found and leaves it unchanged", async () => {
+    const owner = await maxClient();
+    const other = await maxClient();
+    const { task } = await callOk(owner.client, "create_task", { title: "mine" });
+    const { error } = await toolError(other.client, "update_task", { id: task.id, title: "stolen" });
+    expect(error.code).toBe("task_not_found");
+    expect((await json(await call(`/api/v1/tasks/${task.id}`, { token: owner.user.key }))).title).toBe("mine");
+  });
+});
+
+describe("delete_task", () => {
+  it("deletes a task, which a since sync then reports as deleted, like a REST DELETE", async () => {
+    const { user, client } = await maxClient();
+    const { task } = await callOk(client, "create_task", { title: "Cancel me" });
+    const { serverTime } = await callOk(client, "list_tasks");
+    expect(await callOk(client, "delete_task", { id: task.id })).toEqual({ id: task.id, deleted: true });
+    expect((await call(`/api/v1/tasks/${task.id}`, { token: user.key })).status).toBe(404);
+    const delta = await callOk(client, "list_tasks", { since: serverTime });
+    expect(delta.deleted.map((d: { id: string }) => d.id)).toEqual([task.id]);
+    const rest = await json(await call(`/api/v1/tasks?since=${encodeURIComponent(serverTime)}`, { token: user.key }));
+    expect(rest.meta.deleted.map((d: { id: string }) => d.id)).toEqual([task.id]);
+    expect((await toolError(client, "delete_task", { id: task.id })).error.code).toBe("task_not_found");
+  });
+
+  it("cannot delete another account's task", async () => {
+    const owner = await maxClient();
+    const other = await maxClient();
+    const { task } = await callOk(owner.client, "create_task", { title: "mine" });
+    expect((await toolError(other.client, "delete_task", { id: task.id })).error.code).toBe("task_not_found");
+    expect((await call(`/api/v1/tasks/${task.id}`, { token: owner.user.key })).status).toBe(200);
   });
 });

@@ -1,4 +1,5 @@
 import { AppError } from "../errors";
+import { searchPacks } from "./search";
 import type { CalendarManifest, CalendarManifestEntry, CalendarPack } from "./schemas";
 
 /**
@@ -51,22 +52,18 @@ function cachedCatalogueFile<T>(path: string) {
 export const getManifest = cachedCatalogueFile<CalendarManifest>(MANIFEST_PATH);
 const getPackEtags = cachedCatalogueFile<Record<string, string>>(ETAGS_PATH);
 
-/** Case- and accent-insensitive form for name search ("Baden-Württemberg" ~ "wurttemberg"). */
-const fold = (text: string) => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-
-/** Packs of the catalogue, in manifest order (by id), narrowed by country code and/or a name search. */
+/**
+ * Packs of the catalogue, in manifest order (by id), narrowed by country code and/or a search by
+ * name, code or English alias (search.ts).
+ */
 export async function listPacks(
   assets: Fetcher,
   filter: { country?: string; query?: string },
 ): Promise<CalendarManifestEntry[]> {
   const { data } = await getManifest(assets);
   const country = filter.country?.trim().toUpperCase();
-  const query = filter.query?.trim() ? fold(filter.query.trim()) : undefined;
-  return data.filter(
-    (entry) =>
-      (!country || entry.country === country) &&
-      (!query || fold(entry.name).includes(query) || entry.id.includes(query) || entry.country.toLowerCase() === query),
-  );
+  const inCountry = country ? data.filter((entry) => entry.country === country) : data;
+  return filter.query?.trim() ? searchPacks(inCountry, filter.query) : inCountry;
 }
 
 const packNotFound = (id: string) =>

@@ -59,7 +59,7 @@ export async function createTaskOnce(
       .insert(tasks)
       .select(
         sql`SELECT ${values.id}, owner.id, ${values.title}, ${values.notes}, ${values.listId}, ${values.due},
-                   ${values.reminder}, ${values.repeat}, ${values.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL
+                   ${values.reminder}, ${values.repeat}, ${values.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL, NULL
             FROM (SELECT ${account} AS id) owner WHERE EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours})`,
       ),
     db

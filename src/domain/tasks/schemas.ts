@@ -15,24 +15,24 @@ const limitedText = (max: number) =>
 
 export const Title = limitedText(500)
   .refine((s) => s.trim().length > 0, { message: "must contain at least one non-space character" })
-  .meta({ description: "What the task is. 1 to 500 characters, not only spaces.", example: "Renew passport", minLength: 1 });
+  .meta({ description: "What the task is; not only spaces.", example: "Renew passport", minLength: 1 });
 
 export const Notes = limitedText(20000).meta({
-  description: "Free-form notes, at most 20000 characters.",
+  description: "Free-form notes.",
   example: "Bring two photos.",
 });
 
 export const ListId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: "must be 1 to 100 of A-Z, a-z, 0-9, _ and -" })
-  .meta({ description: "Identifier of the list the task belongs to: 1 to 100 of `[A-Za-z0-9_-]`.", example: "errands" });
+  .meta({ description: "The list the task belongs to.", example: "errands" });
 
 export const Due = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], {
     error: "must be YYYY-MM-DD or an RFC 3339 date-time with offset, e.g. 2026-12-24 or 2026-12-24T09:00:00+01:00",
   })
   .meta({
-    description: "Due: `YYYY-MM-DD` for an all-day task, or an RFC 3339 date-time with offset.",
+    description: "`YYYY-MM-DD` for an all-day task, or an RFC 3339 date-time with offset.",
     example: "2026-12-24",
   });
 
@@ -48,11 +48,11 @@ export const Repeat = z
   })
   .meta({
     description:
-      "Repeat rule: an RFC 5545 RRULE value (without the `RRULE:` prefix). FREQ DAILY, WEEKLY, MONTHLY or YEARLY, with optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, and COUNT or UNTIL.",
+      "An RFC 5545 RRULE value without `RRULE:`. FREQ DAILY, WEEKLY, MONTHLY or YEARLY; optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL.",
     example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
   });
 
-export const Important = z.boolean().meta({ description: "Whether the task is flagged important.", example: false });
+export const Important = z.boolean().meta({ description: "Flagged as important.", example: false });
 export const Completed = z.boolean().meta({ description: "Whether the task is done.", example: false });
 
 export const TaskId = z.string().min(1).max(100).meta({

@@ -340,7 +340,7 @@ const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]:
     .insert(tasks)
     .select(
       sql`SELECT ${v.id}, owner.id, ${v.title}, ${v.notes}, ${v.listId}, ${v.due}, ${v.reminder}, ${v.repeat},
-                 ${v.important}, 0, ${nowSql}, ${nowSql}, NULL
+                 ${v.important}, 0, ${nowSql}, ${nowSql}, NULL, NULL
           FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
     )
     .returning(taskColumnsWith(verdict));
@@ -491,6 +491,16 @@ async function completeAs(
 const MAX_ATTEMPTS = 3;
 
 /**
+ * Completing a completed task changes nothing; when its completion created a next occurrence that
+ * still exists, the retry returns it again, so a client that lost the first answer still learns it.
+ */
+async function retriedCompletion(ctx: ServiceContext, row: TaskRow): Promise<TaskChange> {
+  if (!row.nextId) return { task: toTask(row) };
+  const [next] = await ctx.db.select().from(tasks).where(ownLiveTask(ctx, row.nextId));
+  return next ? { task: toTask(row), next: toTask(next) } : { task: toTask(row) };
+}
+
+/**
  * Completion, in one atomic batch guarded by the `updatedAt` that was read: the next occurrence
  * (if the task repeats and its rule is not exhausted) is inserted and the task is marked completed
  * with its `repeat` cleared, so reopening and completing it again cannot spawn a second one.
@@ -509,7 +519,7 @@ async function completeRow(
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const row = attempt === 0 ? current : await readTask(ctx, id);
     if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
-    if (row.completed && !rewriteCompleted) return { task: toTask(row) };
+    if (row.completed && !rewriteCompleted) return retriedCompletion(ctx, row);
     const merged = { ...row, ...set };
     const repeating = !row.completed && merged.repeat;
     const upcoming = repeating ? nextOccurrence({ ...merged, repeat: repeating }, ctx.actor.timeZone, new Date()) : null;
@@ -517,7 +527,7 @@ async function completeRow(
     const nextId = newId();
     const update = db
       .update(tasks)
-      .set({ ...set, ...(repeating ? { repeat: null } : {}), updatedAt: bumpedUpdatedAt })
+      .set({ ...set, ...(repeating ? { repeat: null } : {}), ...(upcoming ? { nextId } : {}), updatedAt: bumpedUpdatedAt })
       .where(guard)
       .returning();
     if (!upcoming) {
@@ -532,7 +542,7 @@ async function completeRow(
         .insert(tasks)
         .select(
           sql`SELECT ${nextId}, ${ctx.actor.accountId}, ${merged.title}, ${merged.notes}, ${merged.listId}, ${upcoming.due},
-                     ${upcoming.reminder ?? null}, ${upcoming.repeat}, ${merged.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL
+                     ${upcoming.reminder ?? null}, ${upcoming.repeat}, ${merged.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL, NULL
               WHERE EXISTS (SELECT 1 FROM ${tasks} WHERE ${guard})`,
         )
         .returning(),

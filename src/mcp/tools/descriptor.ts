@@ -1,0 +1,40 @@
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
+import type * as z from "zod";
+import type { Caller } from "../../domain/tasks/caller";
+
+/**
+ * MCP tools as plain descriptors. Each validates with the shared zod schemas and calls the same
+ * domain verb as REST; `server.ts` registers them, `errors.ts` maps failures.
+ */
+export interface ToolContext {
+  /**
+   * Who the task tools act for: the request's API key, whose lookup rides in the verb's own D1
+   * batch (see caller.ts). The handler answers 401 before any result leaves (handler.ts).
+   */
+  caller: Caller;
+  /** Static assets (the calendar catalogue). */
+  assets: Fetcher;
+  /** Origin of the request, for absolute links in results and errors. */
+  origin: string;
+}
+
+/** Every tool states all four hints: clients decide on confirmation prompts from them. */
+export interface ToolHints extends ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: false;
+}
+
+export interface ToolDescriptor<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  /** One paragraph: what it does, when to use it, what to know before calling. Formats live in the schemas. */
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolHints;
+  run(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
+}
+
+export const defineTool = <I extends z.ZodType, O extends z.ZodType>(tool: ToolDescriptor<I, O>) => tool;

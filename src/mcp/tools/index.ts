@@ -1,0 +1,15 @@
+import { listCalendarPacksTool, listHolidaysTool } from "./calendars";
+import { completeTaskTool, createTaskTool, deleteTaskTool, listTasksTool, updateTaskTool } from "./tasks";
+
+export type { ToolContext, ToolDescriptor, ToolHints } from "./descriptor";
+
+/** Every tool the server registers, in the order tools/list shows them. */
+export const tools = [
+  listTasksTool,
+  createTaskTool,
+  updateTaskTool,
+  completeTaskTool,
+  deleteTaskTool,
+  listCalendarPacksTool,
+  listHolidaysTool,
+] as const;

@@ -1,0 +1,108 @@
+import * as z from "zod";
+import { Completed, IdempotencyKey, ListId, Since, Task, TaskId, TaskInput, TaskPatch, Timestamp, Tombstone } from "../../domain/tasks/schemas";
+import { completeTaskAs, createTaskAs, deleteTaskAs, listTasksAs, parseTasks, updateTaskAs } from "../../domain/tasks/service";
+import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
+import { defineTool } from "./descriptor";
+
+/**
+ * The five task tools, on the same zod schemas (src/domain/tasks/schemas.ts) and verbs as REST.
+ * Descriptions stay short: a model reads them on every conversation (test/mcp/budget.test.ts).
+ */
+
+const id = TaskId.meta({ description: "The task's `id` (from list_tasks or create_task)." });
+
+const TaskChange = z.object({ task: Task, next: Task.optional() });
+
+export const listTasksTool = defineTool({
+  name: "list_tasks",
+  title: "List tasks",
+  description:
+    'Lists the user\'s tasks (creation order) with the account\'s `timeZone` and `today`: resolve relative dates like "tomorrow" with them. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.',
+  input: z.strictObject({
+    completed: Completed.optional().meta({ description: "true: only done tasks; false: only open ones." }),
+    listId: ListId.optional().meta({ description: "Only this list's tasks." }),
+    since: Since.optional().meta({ description: "`serverTime` of an earlier result." }),
+    limit: z.number().int().min(1).max(200).default(50).meta({ description: "Page size." }),
+    cursor: z.string().max(1000).optional().meta({ description: "`nextCursor` of the previous page." }),
+  }),
+  output: z.object({
+    tasks: z.array(Task),
+    count: z.number().int(),
+    serverTime: Timestamp,
+    timeZone: z.string(),
+    today: z.string(),
+    nextCursor: z.string().optional(),
+    deleted: z.array(Tombstone).optional(),
+  }),
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(ctx, input) {
+    const { value: page, auth } = await listTasksAs(ctx.caller, input);
+    const timeZone = auth?.actor.timeZone ?? "UTC";
+    return {
+      tasks: parseTasks(page),
+      count: page.count,
+      serverTime: page.serverTime,
+      timeZone,
+      today: floatingDate(toFloating(Date.parse(page.serverTime), timeZone)),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+      ...(page.deleted ? { deleted: page.deleted } : {}),
+    };
+  },
+});
+
+export const createTaskTool = defineTool({
+  name: "create_task",
+  title: "Create a task",
+  description:
+    'Creates a task and returns it. To retry safely, send a `clientRequestId` (a new UUID per task) and reuse it on the retry: within 24 h the first task comes back, with `replayed: true`.',
+  input: TaskInput.extend({ clientRequestId: IdempotencyKey.optional().meta({ description: "Makes retries safe (see above)." }) }),
+  output: z.object({ task: Task, replayed: z.literal(true).optional() }),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  async run(ctx, input) {
+    const { clientRequestId, ...task } = input;
+    const { value } = await createTaskAs(ctx.caller, task, { idempotencyKey: clientRequestId });
+    return value.replayed ? { task: value.task, replayed: true as const } : { task: value.task };
+  },
+});
+
+export const updateTaskTool = defineTool({
+  name: "update_task",
+  title: "Update a task",
+  description:
+    'Changes the fields sent and returns the task. `""` clears a text field, `reminder: null` the reminder. `completed: true` completes it like complete_task (`next` for a repeating task); `false` reopens it.',
+  input: TaskPatch.extend({ id }),
+  output: TaskChange,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(ctx, { id, ...patch }) {
+    const { task, next } = (await updateTaskAs(ctx.caller, id, patch)).value;
+    return next ? { task, next } : { task };
+  },
+});
+
+export const completeTaskTool = defineTool({
+  name: "complete_task",
+  title: "Complete a task",
+  description:
+    'Marks a task done and returns it; for a repeating task, `next` is the next occurrence. A retry returns the same result.',
+  input: z.strictObject({ id }),
+  output: TaskChange,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(ctx, input) {
+    const { task, next } = (await completeTaskAs(ctx.caller, input.id)).value;
+    return next ? { task, next } : { task };
+  },
+});
+
+export const deleteTaskTool = defineTool({
+  name: "delete_task",
+  title: "Delete a task",
+  description:
+    'Deletes a task for good; sync shows it in `deleted`. Confirm with the user first.',
+  input: z.strictObject({ id }),
+  output: z.object({ id: z.string(), deleted: z.literal(true) }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  async run(ctx, input) {
+    await deleteTaskAs(ctx.caller, input.id);
+    return { id: input.id, deleted: true as const };
+  },
+});
