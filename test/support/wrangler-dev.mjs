@@ -46,17 +46,16 @@ function freePort() {
   });
 }
 
-/** Runs a Node script with the pinned Node; resolves with its combined output, rejects on a non-zero exit. */
-export function runNode(args, { timeout = 60_000 } = {}) {
+/** Runs a Node script with the pinned Node; resolves with `{ code, stdout, stderr }` whatever the exit code. */
+export function runNode(args, { env = {}, timeout = 60_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, args, { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], timeout });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
+    const child = spawn(nodeBin, args, { cwd: root, env: { ...childEnv, ...env }, stdio: ["ignore", "pipe", "pipe"], timeout });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("exit", (code, signal) =>
-      code === 0 ? resolve(output) : reject(new Error(`${args.join(" ")} exited ${code ?? signal}:\n${output}`)),
-    );
+    child.on("exit", (code, signal) => resolve({ code: code ?? signal, stdout, stderr }));
   });
 }
 
@@ -73,7 +72,8 @@ export async function startWranglerDev({ vars = {} } = {}) {
     await rm(stateDir, { recursive: true, force: true });
   };
   try {
-    await runNode([wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+    const migrate = await runNode([wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+    if (migrate.code !== 0) throw new Error(`wrangler d1 migrations apply exited ${migrate.code}:\n${migrate.stdout}${migrate.stderr}`);
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${port}`;
     const varArgs = Object.entries({ ADMIN_TOKEN: adminToken, ...vars }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
