@@ -1,68 +1,16 @@
 // End-to-end test of the account page in a real browser (Debian chromium driven by playwright-core)
 // against a `wrangler dev` started here with its own port, inspector port and D1 state.
 // Run: npm run test:browser. Screenshots: artifacts/browser/NN-step.png (not committed).
-import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { grantMax, newCredentials } from "../support/accounts.mjs";
+import { root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const artifacts = join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-// wrangler needs Node 22; the pinned binary is in node_modules/.bin when plain `node` is older.
-const nodeBin = existsSync(join(root, "node_modules/.bin/node")) ? join(root, "node_modules/.bin/node") : process.execPath;
-const wranglerJs = join(root, "node_modules/wrangler/bin/wrangler.js");
-const childEnv = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
-const adminToken = randomBytes(24).toString("hex");
-const email = `e2e-${randomBytes(4).toString("hex")}@example.com`;
-const password = `pw-${randomBytes(12).toString("hex")}`;
+const { email, password } = newCredentials("e2e");
 const wide = { width: 1280, height: 900 };
-
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function run(args) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, [wranglerJs, ...args], { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("error", reject);
-    child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output}`))));
-  });
-}
-
-/** Polls until `check` returns a truthy value; throws `message` (with the last error) on timeout. */
-async function until(check, message, timeout = 10_000) {
-  const deadline = Date.now() + timeout;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    await sleep(100);
-  }
-  throw new Error(`${message}${last ? ` (last error: ${last.message})` : ""}`);
-}
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
@@ -72,58 +20,13 @@ const text = async (page, selector) => ((await page.locator(selector).textConten
 const visible = (page, selector) => page.locator(selector).isVisible();
 const focusedId = (page) => page.evaluate(() => document.activeElement?.id ?? "");
 
-let wrangler;
+let server;
 let browser;
-let stateDir;
-
-async function startWrangler() {
-  stateDir = await mkdtemp(join(tmpdir(), "todo-e2e-"));
-  await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
-  const [port, inspectorPort] = [await freePort(), await freePort()];
-  const base = `http://127.0.0.1:${port}`;
-  let log = "";
-  wrangler = spawn(
-    nodeBin,
-    [wranglerJs, "dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspectorPort),
-      "--persist-to", stateDir, "--var", `ADMIN_TOKEN:${adminToken}`, "--log-level", "error", "--show-interactive-dev-session=false"],
-    { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: true },
-  );
-  wrangler.stdout.on("data", (d) => (log += d));
-  wrangler.stderr.on("data", (d) => (log += d));
-  let exited = false;
-  wrangler.on("exit", () => (exited = true));
-  await until(
-    async () => {
-      if (exited) throw new Error(`wrangler dev exited:\n${log}`);
-      return (await fetch(`${base}/api/v1/`)).ok;
-    },
-    `wrangler dev did not answer on ${base} within 120 s.\n${log}`,
-    120_000,
-  );
-  return base;
-}
-
-async function stopWrangler() {
-  if (!wrangler || wrangler.exitCode !== null) return;
-  const exited = new Promise((resolve) => wrangler.once("exit", resolve));
-  try {
-    process.kill(-wrangler.pid, "SIGTERM"); // the process group we started: wrangler and its workerd
-  } catch {
-    return;
-  }
-  const timedOut = await Promise.race([exited.then(() => false), sleep(5000).then(() => true)]);
-  if (timedOut) {
-    try {
-      process.kill(-wrangler.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-}
 
 async function main() {
   await mkdir(artifacts, { recursive: true });
-  const base = await startWrangler();
+  server = await startWranglerDev();
+  const { base } = server;
   browser = await chromium.launch({
     executablePath: chromiumPath,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
@@ -176,15 +79,7 @@ async function main() {
       assert(await page.getByRole("button", { name: "Create key" }).isVisible(), "keys must be creatable without Max");
     }],
     ["is granted Max through the admin route", "03-granted-max", async () => {
-      const expiresAt = new Date(Date.now() + 365 * 86_400_000).toISOString();
-      const response = await fetch(`${base}/admin/memberships`, {
-        method: "PUT",
-        headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
-        body: JSON.stringify({ email, plan: "max", expiresAt }),
-      });
-      const body = await response.text();
-      assert(response.status === 200, `PUT /admin/memberships answered ${response.status}: ${body}`);
-      const account = JSON.parse(body);
+      const account = await grantMax(server, email);
       assert(account.membership.plan === "max" && account.membership.active, "membership not active Max");
     }],
     ["reloads and sees Max", "04-max", async () => {
@@ -320,7 +215,6 @@ try {
   console.error(error?.stack ?? error);
 } finally {
   await browser?.close().catch(() => undefined);
-  await stopWrangler();
-  if (stateDir) await rm(stateDir, { recursive: true, force: true });
+  await server?.stop();
 }
 process.exit(ok ? 0 : 1);

@@ -1,0 +1,172 @@
+// The MCP endpoint through the clients users connect with, in Node, against the real Worker under
+// `wrangler dev`: the 1.x TypeScript SDK that most hosts embed, the 2.x client, and the Inspector CLI.
+// The workerd suite (test/mcp) cannot do this: no Ajv there (no eval), no child processes.
+// Run: npm run test:clients (node:test; one line per case, exit 1 on any failure).
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from "@modelcontextprotocol/client";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport as Transport1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { accountWithKey } from "../support/accounts.mjs";
+import { root, runNode, startWranglerDev } from "../support/wrangler-dev.mjs";
+
+const TIMEOUT = 30_000;
+const packageJson = (name) => JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8"));
+
+/**
+ * One row per tool call; every row runs through every client generation, after `listTools()`.
+ * `args`: the arguments, or `async (call) => args` to set up first (`call(tool, args)` returns a
+ * successful call's structuredContent). `account: "free"` calls with a key without Max.
+ * Expect either `error` (the code the text starts with; `field`: named after `Fields:`) or
+ * `check(structuredContent)`. A successful call that resolves has passed the client's outputSchema check.
+ */
+const cases = [
+  { tool: "complete_task", label: "an unknown id", args: { id: "does-not-exist" }, error: "task_not_found" },
+  { tool: "create_task", label: "a 600-character title", args: { title: "x".repeat(600) }, error: "validation_failed", field: "title" },
+  { tool: "create_task", label: "a number as title", args: { title: 42 }, error: "validation_failed", field: "title" },
+  { tool: "list_tasks", label: "a key without Max", account: "free", args: {}, error: "max_required" },
+  {
+    tool: "create_task", label: "an all-day important task",
+    args: { title: "Renew passport", due: "2026-12-24", important: true },
+    check: ({ task }) => {
+      assert.ok(task.id, "task.id");
+      assert.deepEqual([task.title, task.due, task.important, task.completed], ["Renew passport", "2026-12-24", true, false]);
+    },
+  },
+  {
+    tool: "list_tasks", label: "open tasks",
+    args: async (call) => {
+      await call("create_task", { title: "Listed task" });
+      return { completed: false };
+    },
+    check: ({ tasks, count, serverTime }) => {
+      assert.ok(tasks.some((task) => task.title === "Listed task"), "the created task is listed");
+      assert.equal(count, tasks.length);
+      assert.ok(Number.isFinite(Date.parse(serverTime)), `serverTime: ${serverTime}`);
+    },
+  },
+  {
+    tool: "complete_task", label: "a daily task",
+    args: async (call) => ({ id: (await call("create_task", { title: "Water plants", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id }),
+    check: ({ task, next }) => {
+      assert.equal(task.completed, true);
+      assert.ok(next, "next is present");
+      assert.deepEqual([next.completed, next.due, next.repeat], [false, "2026-12-02", "FREQ=DAILY"]);
+    },
+  },
+  {
+    tool: "list_calendar_packs", label: "query bayern", args: { query: "bayern" },
+    check: ({ packs }) => assert.ok(packs.some((pack) => pack.id === "de-by"), `packs: ${packs.map((p) => p.id)}`),
+  },
+];
+
+/** The two client generations; the same calls, each with its own default JSON Schema validator. */
+const generations = [
+  { pkg: "@modelcontextprotocol/sdk", Client: Client1, Transport: Transport1 },
+  { pkg: "@modelcontextprotocol/client", Client: Client2, Transport: Transport2 },
+];
+
+/** Connects as a host does: headers through `requestInit`, then `tools/list`, after which the client validates results. */
+async function connect({ Client, Transport }, url, key) {
+  const client = new Client({ name: "mcp-clients-test", version: "1.0.0" });
+  await client.connect(new Transport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${key}` } } }));
+  const { tools } = await client.listTools();
+  return { client, tools };
+}
+
+const textOf = (result) => (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+/** The call must resolve (not throw) with `isError` and text that names the code and the field. */
+function assertToolError(result, row, outputSchema) {
+  const text = textOf(result);
+  assert.equal(result.isError, true, `expected a tool error, got: ${JSON.stringify(result)}`);
+  assert.ok(text.startsWith(`${row.error}:`), `the text should start with "${row.error}:", got: ${text}`);
+  if (row.field) assert.match(text, new RegExp(`Fields: .*\\b${row.field}\\b`), "the text should name the field");
+  // 2.x clients skip this check on errors, 1.x clients do not: structuredContent must fit the published schema.
+  if (result.structuredContent !== undefined) {
+    const { valid, errorMessage } = new AjvJsonSchemaValidator().getValidator(outputSchema)(result.structuredContent);
+    assert.ok(valid, `the error's structuredContent does not match ${row.tool}'s outputSchema: ${errorMessage}`);
+  }
+}
+
+let server;
+let accounts;
+
+before(async () => {
+  server = await startWranglerDev({ vars: { RATE_LIMITS: "off" } }); // many calls from one key and IP
+  const [max, free] = await Promise.all([accountWithKey(server, { prefix: "clients" }), accountWithKey(server, { max: false, prefix: "clients-free" })]);
+  accounts = { max, free };
+}, { timeout: 180_000 });
+
+after(() => server?.stop());
+
+for (const generation of generations) {
+  describe(`${generation.pkg} ${packageJson(generation.pkg).version}`, () => {
+    const sessions = {};
+    before(async () => {
+      for (const [name, { key }] of Object.entries(accounts)) sessions[name] = await connect(generation, `${server.base}/mcp`, key);
+    }, { timeout: TIMEOUT });
+    after(() => Promise.all(Object.values(sessions).map(({ client }) => client.close())));
+
+    for (const row of cases) {
+      test(`${row.tool}: ${row.label} → ${row.error ?? "valid result"}`, { timeout: TIMEOUT }, async () => {
+        const { client, tools } = sessions[row.account ?? "max"];
+        const call = async (name, args) => {
+          const result = await client.callTool({ name, arguments: args });
+          assert.ok(!result.isError, `${name} failed: ${textOf(result)}`);
+          return result.structuredContent;
+        };
+        const args = typeof row.args === "function" ? await row.args(call) : row.args;
+        const result = await client.callTool({ name: row.tool, arguments: args }).catch((error) => {
+          assert.fail(`the client threw instead of returning a result: ${error.message}`);
+        });
+        if (row.error) return assertToolError(result, row, tools.find((t) => t.name === row.tool)?.outputSchema);
+        assert.ok(!result.isError, `unexpected tool error: ${textOf(result)}`);
+        row.check(result.structuredContent);
+      });
+    }
+  });
+}
+
+// The Inspector CLI: exit code 5 is its "tool returned isError" (0 on success, 1 on any other failure).
+const inspectorCases = [
+  {
+    label: "tools/call complete_task id=does-not-exist prints task_not_found",
+    args: ["--method", "tools/call", "--tool-name", "complete_task", "--tool-arg", "id=does-not-exist"],
+    check: ({ code, output }) => {
+      assert.doesNotMatch(output, /must have required property|does not match/, "a schema failure instead of the tool error");
+      assert.match(output, /task_not_found/);
+      assert.equal(code, 5, "exit code 5: the tool returned isError");
+    },
+  },
+  {
+    label: "tools/list succeeds",
+    args: ["--method", "tools/list"],
+    check: ({ code, stdout, output }) => {
+      assert.equal(code, 0, output);
+      const names = JSON.parse(stdout).tools.map((tool) => tool.name);
+      for (const name of ["list_tasks", "create_task", "complete_task", "list_calendar_packs"]) assert.ok(names.includes(name), `${name} in ${names}`);
+    },
+  },
+];
+
+describe(`@modelcontextprotocol/inspector ${packageJson("@modelcontextprotocol/inspector").version} CLI`, () => {
+  const inspector = join(root, "node_modules/@modelcontextprotocol/inspector", packageJson("@modelcontextprotocol/inspector").bin["mcp-inspector"]);
+  let home;
+  // Its own HOME: the Inspector keeps a catalog and storage under ~/.mcp-inspector.
+  before(async () => (home = await mkdtemp(join(tmpdir(), "todo-inspector-"))));
+  after(() => rm(home, { recursive: true, force: true }));
+
+  for (const row of inspectorCases) {
+    test(row.label, { timeout: TIMEOUT }, async () => {
+      const auth = `Authorization: Bearer ${accounts.max.key}`;
+      const run = await runNode([inspector, "--cli", `${server.base}/mcp`, "--transport", "http", "--header", auth, ...row.args], { env: { HOME: home } });
+      row.check({ ...run, output: run.stdout + run.stderr });
+    });
+  }
+});
