@@ -60,9 +60,48 @@ const cases = [
     },
   },
   {
+    tool: "complete_task", label: "a retried completion",
+    args: async (call) => {
+      const { task } = await call("create_task", { title: "Retry me", due: "2026-12-01", repeat: "FREQ=WEEKLY" });
+      await call("complete_task", { id: task.id });
+      return { id: task.id };
+    },
+    check: ({ task, next }) => assert.deepEqual([task.completed, next?.due], [true, "2026-12-08"]),
+  },
+  {
+    tool: "create_task", label: "a replay of a clientRequestId",
+    args: async (call) => {
+      const args = { title: "Once", clientRequestId: `once-${Math.random()}` };
+      await call("create_task", args);
+      return args;
+    },
+    check: ({ task, replayed }) => assert.deepEqual([task.title, replayed], ["Once", true]),
+  },
+  {
+    tool: "update_task", label: "rename and clear the due date",
+    args: async (call) => ({ id: (await call("create_task", { title: "Draft", due: "2026-12-24" })).task.id, title: "Final", due: "" }),
+    check: ({ task }) => assert.deepEqual([task.title, task.due], ["Final", undefined]),
+  },
+  { tool: "update_task", label: "an unknown property", args: { id: "x", owner: "me" }, error: "validation_failed" },
+  {
+    tool: "delete_task", label: "a task",
+    args: async (call) => ({ id: (await call("create_task", { title: "Delete me" })).task.id }),
+    check: ({ deleted }) => assert.equal(deleted, true),
+  },
+  { tool: "delete_task", label: "an unknown id", args: { id: "does-not-exist" }, error: "task_not_found" },
+  {
     tool: "list_calendar_packs", label: "query bayern", args: { query: "bayern" },
     check: ({ packs }) => assert.ok(packs.some((pack) => pack.id === "de-by"), `packs: ${packs.map((p) => p.id)}`),
   },
+  {
+    tool: "list_calendar_packs", label: "no filter: one capped page", args: {},
+    check: ({ packs, total, nextCursor }) => assert.deepEqual([packs.length, total > 500, nextCursor], [20, true, "20"]),
+  },
+  {
+    tool: "list_holidays", label: "2026-10-03 in Bavaria", args: { country: "DE", region: "Bavaria", from: "2026-10-03", to: "2026-10-03" },
+    check: ({ pack, events }) => assert.deepEqual([pack.id, events.map((e) => e.type)], ["de-by", ["public"]]),
+  },
+  { tool: "list_holidays", label: "a free key, an unknown pack", account: "free", args: { pack: "zz" }, error: "pack_not_found" },
 ];
 
 /** The two client generations; the same calls, each with its own default JSON Schema validator. */
@@ -145,12 +184,30 @@ const inspectorCases = [
     },
   },
   {
+    label: "tools/call create_task with a 600-character title prints validation_failed naming title",
+    args: ["--method", "tools/call", "--tool-name", "create_task", "--tool-arg", `title=${"x".repeat(600)}`],
+    check: ({ code, output }) => {
+      assert.match(output, /validation_failed.*Fields: title/s);
+      assert.equal(code, 5, output);
+    },
+  },
+  {
+    label: "tools/call list_tasks with a key without Max prints max_required",
+    account: "free",
+    args: ["--method", "tools/call", "--tool-name", "list_tasks"],
+    check: ({ code, output }) => {
+      assert.match(output, /max_required/);
+      assert.equal(code, 5, output);
+    },
+  },
+  {
     label: "tools/list succeeds",
     args: ["--method", "tools/list"],
     check: ({ code, stdout, output }) => {
       assert.equal(code, 0, output);
       const names = JSON.parse(stdout).tools.map((tool) => tool.name);
-      for (const name of ["list_tasks", "create_task", "complete_task", "list_calendar_packs"]) assert.ok(names.includes(name), `${name} in ${names}`);
+      const expected = ["list_tasks", "create_task", "update_task", "complete_task", "delete_task", "list_calendar_packs", "list_holidays"];
+      assert.deepEqual(names, expected);
     },
   },
 ];
@@ -164,7 +221,7 @@ describe(`@modelcontextprotocol/inspector ${packageJson("@modelcontextprotocol/i
 
   for (const row of inspectorCases) {
     test(row.label, { timeout: TIMEOUT }, async () => {
-      const auth = `Authorization: Bearer ${accounts.max.key}`;
+      const auth = `Authorization: Bearer ${accounts[row.account ?? "max"].key}`;
       const run = await runNode([inspector, "--cli", `${server.base}/mcp`, "--transport", "http", "--header", auth, ...row.args], { env: { HOME: home } });
       row.check({ ...run, output: run.stdout + run.stderr });
     });
