@@ -14,11 +14,15 @@ const METHODS = ["get", "put", "post", "delete", "patch"];
 interface Operation {
   method: string;
   path: string;
+  /** Names of its `in: query` parameters. */
+  query: Set<string>;
 }
 
 let skill: string;
 let llms: string;
 let tools: Set<string>;
+/** Each tool's argument names, from its published input schema. */
+let toolArguments: Map<string, Set<string>>;
 let operations: Map<string, Operation>;
 let pathPatterns: RegExp[];
 let propertyNames: Set<string>;
@@ -27,7 +31,7 @@ let propertyNames: Set<string>;
 const pathPattern = (template: string) =>
   new RegExp(`^${template.replace(/\/$/, "").replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}/?$`);
 
-async function listTools(): Promise<Set<string>> {
+async function listTools(): Promise<Map<string, Set<string>>> {
   const { key } = await maxUser("entry-points");
   const res = await call("/mcp", {
     method: "POST",
@@ -39,8 +43,8 @@ async function listTools(): Promise<Set<string>> {
   const text = await res.text();
   const isStream = (res.headers.get("content-type") ?? "").includes("text/event-stream");
   const payload = isStream ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).at(-1)! : text;
-  const names: string[] = JSON.parse(payload).result.tools.map((t: { name: string }) => t.name);
-  return new Set(names);
+  const listed: { name: string; inputSchema: { properties?: object } }[] = JSON.parse(payload).result.tools;
+  return new Map(listed.map((t) => [t.name, new Set(Object.keys(t.inputSchema.properties ?? {}))]));
 }
 
 function collectPropertyNames(node: unknown, into: Set<string>) {
@@ -57,13 +61,16 @@ function collectPropertyNames(node: unknown, into: Set<string>) {
 beforeAll(async () => {
   skill = await (await call("/SKILL.md")).text();
   llms = await (await call("/llms.txt")).text();
-  tools = await listTools();
+  toolArguments = await listTools();
+  tools = new Set(toolArguments.keys());
 
   const doc = await json(await call("/api/v1/openapi.json"));
   operations = new Map();
-  for (const [path, item] of Object.entries<Record<string, { operationId: string }>>(doc.paths)) {
+  for (const [path, item] of Object.entries<Record<string, { operationId: string; parameters?: { name: string; in: string }[] }>>(doc.paths)) {
     for (const method of Object.keys(item).filter((k) => METHODS.includes(k))) {
-      operations.set(item[method]!.operationId, { method: method.toUpperCase(), path: `/api/v1${path}` });
+      const { operationId, parameters = [] } = item[method]!;
+      const query = new Set(parameters.filter((p) => p.in === "query").map((p) => p.name));
+      operations.set(operationId, { method: method.toUpperCase(), path: `/api/v1${path}`, query });
     }
   }
   pathPatterns = [...operations.values()].map((op) => pathPattern(op.path));
@@ -144,6 +151,39 @@ describe("SKILL.md", () => {
         ).toBe(true);
       }
     }
+  });
+
+  it("names only query parameters and tool arguments the service reads", () => {
+    // A REST section's `Query:` list and its example URLs; a tool section's `Input:` list and example.
+    const sectionsOf = (text: string) => text.split("\n### ").slice(1);
+    let checked = 0;
+    for (const section of sectionsOf(skill)) {
+      const heading = section.slice(0, section.indexOf("\n"));
+      const operation = operations.get(/^`(\w+)`: `/.exec(heading)?.[1] ?? "");
+      const tool = toolArguments.get(/^`(\w+)`$/.exec(heading)?.[1] ?? "");
+      const listed = (label: string) =>
+        [...(new RegExp(`${label}: ([^]*?)(?:\\. [A-Z]|\\.\\n|Result:)`).exec(section)?.[1] ?? "").matchAll(/`([a-z][A-Za-z]*)`/g)].map((m) => m[1]!);
+      if (operation) {
+        const named = [...listed("Query"), ...[...section.matchAll(/[?&]([A-Za-z]+)=/g)].map((m) => m[1]!)];
+        for (const name of named) expect(operation.query, `${heading}: query parameter ${name}`).toContain(name);
+        checked += named.length;
+      }
+      if (tool) {
+        const named = [...listed("Input"), ...Object.keys(JSON.parse(/"arguments": (\{.*\})\}\}/.exec(section)?.[1] ?? "{}"))];
+        for (const name of named) expect(tool, `${heading}: argument ${name}`).toContain(name);
+        checked += named.length;
+      }
+    }
+    // Query strings anywhere, in both files: each belongs to the operation whose path it follows.
+    for (const text of [skill, llms]) {
+      for (const [, path, query] of text.matchAll(/(\/api\/v1[^\s`"'?)]*)\?([^\s`"')]+)/g)) {
+        const op = [...operations.values()].find((o) => pathPattern(o.path).test(path!));
+        expect(op, `operation for ${path}`).toBeDefined();
+        for (const name of new URLSearchParams(query).keys()) expect(op!.query, `${path}?${name}`).toContain(name);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
   });
 
   it("states the rules an agent must follow", () => {

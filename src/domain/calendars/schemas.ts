@@ -127,7 +127,8 @@ export type CalendarManifest = z.infer<typeof CalendarManifest>;
 export const PackFilter = z.object({
   country: z.string().max(2).optional().meta({ description: "Only packs of this ISO 3166-1 alpha-2 country code (any case).", example: "DE" }),
   query: z.string().max(100).optional().meta({
-    description: "Only packs whose name, id or country contains this text (case- and accent-insensitive).",
+    description:
+      "Only packs this text names: every word found in the pack's name, id, country code or English names and short forms (`Bavaria`, `USA`, `UK`), case- and accent-insensitive.",
     example: "bayern",
   }),
 });
