@@ -25,7 +25,7 @@ describe("MCP transport", () => {
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     const body = await rpcResult(response);
     expect(body.id).toBe(1);
-    expect(body.result.tools).toHaveLength(4);
+    expect(body.result.tools).toHaveLength(7);
   });
 
   it("answers a 2025-era request with one JSON body, not a one-event SSE stream", async () => {
@@ -44,7 +44,7 @@ describe("MCP transport", () => {
     for (const modern of [false, true]) {
       const client = await mcpClient(user.key, { modern });
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(4);
+      expect(tools).toHaveLength(7);
       const result = await client.callTool({ name: "list_tasks", arguments: {} });
       expect(result.isError).toBeFalsy();
       await client.close();

@@ -12,6 +12,8 @@ import { defineTool } from "./descriptor";
 const id = TaskId.meta({ description: "The task's `id` (from list_tasks or create_task)." });
 
 const TaskChange = z.object({ task: Task, next: Task.optional() });
+/** A changed task, and the next occurrence only when its completion created one. */
+const changeOf = ({ task, next }: { task: Task; next?: Task }) => (next ? { task, next } : { task });
 
 export const listTasksTool = defineTool({
   name: "list_tasks",
@@ -54,7 +56,7 @@ export const createTaskTool = defineTool({
   name: "create_task",
   title: "Create a task",
   description:
-    'Creates a task and returns it. To retry safely, send a `clientRequestId` (a new UUID per task) and reuse it on the retry: within 24 h the first task comes back, with `replayed: true`.',
+    "Creates a task and returns it. To retry safely, send a `clientRequestId` (a new UUID per task) and reuse it on the retry: within 24 h the first task comes back, with `replayed: true`.",
   input: TaskInput.extend({ clientRequestId: IdempotencyKey.optional().meta({ description: "Makes retries safe (see above)." }) }),
   output: z.object({ task: Task, replayed: z.literal(true).optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -74,8 +76,7 @@ export const updateTaskTool = defineTool({
   output: TaskChange,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, { id, ...patch }) {
-    const { task, next } = (await updateTaskAs(ctx.caller, id, patch)).value;
-    return next ? { task, next } : { task };
+    return changeOf((await updateTaskAs(ctx.caller, id, patch)).value);
   },
 });
 
@@ -83,13 +84,12 @@ export const completeTaskTool = defineTool({
   name: "complete_task",
   title: "Complete a task",
   description:
-    'Marks a task done and returns it; for a repeating task, `next` is the next occurrence. A retry returns the same result.',
+    "Marks a task done and returns it; for a repeating task, `next` is the next occurrence. A retry returns the same result.",
   input: z.strictObject({ id }),
   output: TaskChange,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
-    const { task, next } = (await completeTaskAs(ctx.caller, input.id)).value;
-    return next ? { task, next } : { task };
+    return changeOf((await completeTaskAs(ctx.caller, input.id)).value);
   },
 });
 
@@ -97,7 +97,7 @@ export const deleteTaskTool = defineTool({
   name: "delete_task",
   title: "Delete a task",
   description:
-    'Deletes a task for good; sync shows it in `deleted`. Confirm with the user first.',
+    "Deletes a task for good; sync shows it in `deleted`. Confirm with the user first.",
   input: z.strictObject({ id }),
   output: z.object({ id: z.string(), deleted: z.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
