@@ -7,7 +7,7 @@ import type { AppEnv } from "../env";
 import { requireSession } from "./auth";
 import { limitLogin } from "./rate-limit";
 import { errorResponses } from "./problem";
-import { defaultHook } from "./validation";
+import { defaultHook, jsonBodies } from "./validation";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -64,8 +64,10 @@ const session = [{ sessionAuth: [] }];
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
-  app.use("/account/*", requireSession);
+  // The session before the body: 401, then 400.
+  app.use("/account/*", requireSession, jsonBodies());
   app.use("/auth/logout", requireSession);
+  for (const path of ["/auth/signup", "/auth/login"]) app.use(path, jsonBodies());
 
   app.openapi(
     createRoute({
