@@ -1,4 +1,5 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import * as z from "zod";
 import { getAccount, logIn, logOut, signUp, updateAccount } from "../domain/accounts/service";
 import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/service";
@@ -10,6 +11,11 @@ import { errorResponses } from "./problem";
 import { defaultHook, jsonBodies } from "./validation";
 
 /** Routes for the account page. They take session tokens, never API keys. */
+
+const noStore: MiddlewareHandler = async (c, next) => {
+  c.header("Cache-Control", "no-store");
+  await next();
+};
 
 const Credentials = z.strictObject({
   email: z.email({ error: "must be an email address" }).max(254),
@@ -64,6 +70,8 @@ const session = [{ sessionAuth: [] }];
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
+  // Session tokens, API keys and the account's own data: never kept by a browser or shared cache.
+  for (const path of ["/auth/*", "/account/*"]) app.use(path, noStore);
   // The session before the body: 401, then 400.
   app.use("/account/*", requireSession, jsonBodies());
   app.use("/auth/logout", requireSession);
@@ -133,10 +141,7 @@ export function createAccountApp() {
         ...errorResponses("validation_failed", "unauthorized", "key_limit_reached"),
       },
     }),
-    async (c) => {
-      c.header("Cache-Control", "no-store");
-      return c.json(await createApiKey(c.var.db, c.var.actor.accountId, c.req.valid("json")), 201);
-    },
+    async (c) => c.json(await createApiKey(c.var.db, c.var.actor.accountId, c.req.valid("json")), 201),
   );
 
   app.openapi(
