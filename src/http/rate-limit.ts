@@ -1,5 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { normalizeEmail } from "../domain/accounts/service";
 import { sha256Hex } from "../domain/crypto";
 import { AppError, isAppError } from "../domain/errors";
@@ -14,7 +14,7 @@ import { Problem } from "./problem";
 export interface RatePolicy {
   /** Name in the `RateLimit-Policy` and `RateLimit` headers. */
   name: string;
-  binding: "KEY_LIMITER" | "IP_LIMITER" | "LOGIN_LIMITER";
+  binding: "KEY_LIMITER" | "IP_LIMITER" | "LOGIN_LIMITER" | "ACCOUNT_LIMITER";
   quota: number;
   /** Window in seconds. */
   window: number;
@@ -27,6 +27,8 @@ export const RATE_POLICIES = {
   perIp: { name: "per-ip", binding: "IP_LIMITER", quota: 10, window: 60 },
   /** Per email on /auth/login, for known and unknown emails alike. */
   perEmail: { name: "per-email", binding: "LOGIN_LIMITER", quota: 5, window: 60 },
+  /** Per account on the session routes (/account, /account/*), whichever of its sessions asks. */
+  perAccount: { name: "per-account", binding: "ACCOUNT_LIMITER", quota: 60, window: 60 },
 } as const satisfies Record<string, RatePolicy>;
 
 /** `RATE_LIMITS = "off"` is for benchmarks and local load tests; production keeps the default "on". */
@@ -110,12 +112,23 @@ export async function limitLogin(env: Env, email: string): Promise<RateHeaders> 
   return consume(env, RATE_POLICIES.perEmail, key, "sign-in attempts per email");
 }
 
-/** Middleware: per client IP on the sign-up and sign-in routes, counted before the body is read. */
-export const limitAuthByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const headers = await consume(c.env, RATE_POLICIES.perIp, `auth:${clientIp(c.req.raw)}`, "sign-up and sign-in requests per client IP");
-  await next();
-  setHeaders(c.res.headers, headers);
-};
+/** Middleware counting each request against `policy` by `keyOf(c)`; the RateLimit headers go on its answer. */
+const limitBy =
+  (policy: RatePolicy, keyOf: (c: Context<AppEnv>) => string, what: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const headers = await consume(c.env, policy, keyOf(c), what);
+    await next();
+    setHeaders(c.res.headers, headers);
+  };
+
+/** Per client IP on the sign-up and sign-in routes, counted before the body is read. */
+export const limitAuthByIp = limitBy(RATE_POLICIES.perIp, (c) => `auth:${clientIp(c.req.raw)}`, "sign-up and sign-in requests per client IP");
+
+/**
+ * Per account on the session routes, after the session is known (401 first) and before the body
+ * (then 400). Per account rather than per session: signing in again buys no fresh budget.
+ */
+export const limitAccount = limitBy(RATE_POLICIES.perAccount, (c) => `account:${c.var.actor.accountId}`, "requests per account on the account routes");
 
 /** Adds the RateLimit headers to a response whose headers may be immutable (e.g. from a fetch). */
 export function withRateHeaders(response: Response, headers: RateHeaders): Response {
