@@ -6,7 +6,8 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/serv
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { requireSession } from "./auth";
-import { limitAccount, limitLogin } from "./rate-limit";
+import { limitAccount } from "./rate-limit";
+import { limitLogin, rememberDevice } from "./sign-in";
 import { errorResponses } from "./problem";
 import { defaultHook, jsonBodies } from "./validation";
 
@@ -82,7 +83,11 @@ export function createAccountApp() {
       method: "post", path: "/auth/signup", operationId: "signUp", request: body(Credentials),
       responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited") },
     }),
-    async (c) => c.json(await signUp(c.var.db, c.req.valid("json")), 201),
+    async (c) => {
+      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.req.valid("json"));
+      rememberDevice(c, deviceToken);
+      return c.json(signedIn, 201);
+    },
   );
 
   app.openapi(
@@ -93,8 +98,10 @@ export function createAccountApp() {
     async (c) => {
       const credentials = c.req.valid("json");
       // Backoff per email before the password is checked; unknown emails are counted the same way.
-      for (const [name, value] of Object.entries(await limitLogin(c.env, credentials.email))) c.header(name, value, { append: true });
-      return c.json(await logIn(c.var.db, credentials), 200);
+      for (const [name, value] of Object.entries(await limitLogin(c, credentials.email))) c.header(name, value, { append: true });
+      const { deviceToken, ...signedIn } = await logIn(c.var.db, credentials);
+      rememberDevice(c, deviceToken);
+      return c.json(signedIn, 200);
     },
   );
 

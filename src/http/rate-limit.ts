@@ -1,7 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { normalizeEmail } from "../domain/accounts/service";
-import { sha256Hex } from "../domain/crypto";
 import { AppError, isAppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { Problem } from "./problem";
@@ -27,6 +25,8 @@ export const RATE_POLICIES = {
   perIp: { name: "per-ip", binding: "IP_LIMITER", quota: 10, window: 60 },
   /** Per email on /auth/login, for known and unknown emails alike. */
   perEmail: { name: "per-email", binding: "LOGIN_LIMITER", quota: 5, window: 60 },
+  /** Per device cookie on /auth/login, once strangers have used up the email's budget (see login-throttle.ts). */
+  perDevice: { name: "per-device", binding: "LOGIN_LIMITER", quota: 5, window: 60 },
   /** Per account on the session routes (/account, /account/*), whichever of its sessions asks. */
   perAccount: { name: "per-account", binding: "ACCOUNT_LIMITER", quota: 60, window: 60 },
 } as const satisfies Record<string, RatePolicy>;
@@ -101,15 +101,6 @@ export async function failedKeyAttempt(env: Env, request: Request, e: unknown): 
     await consume(env, RATE_POLICIES.perIp, `key:${clientIp(request)}`, "failed API-key attempts per client IP");
   }
   throw e;
-}
-
-/**
- * Login backoff per email, counted before the password is checked. Unknown emails use the
- * same limiter with the same quota, so a 429 says nothing about whether an account exists.
- */
-export async function limitLogin(env: Env, email: string): Promise<RateHeaders> {
-  const key = await sha256Hex(normalizeEmail(email));
-  return consume(env, RATE_POLICIES.perEmail, key, "sign-in attempts per email");
 }
 
 /** Middleware counting each request against `policy` by `keyOf(c)`; the RateLimit headers go on its answer. */
