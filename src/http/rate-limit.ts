@@ -34,7 +34,13 @@ export const RATE_POLICIES = {
 /** `RATE_LIMITS = "off"` is for benchmarks and local load tests; production keeps the default "on". */
 export const rateLimitsOn = (env: Env) => env.RATE_LIMITS !== "off";
 
-/** Cloudflare sets CF-Connecting-IP on every request it proxies; "unknown" only off Cloudflare. */
+/**
+ * The client's address for the per-IP limits: CF-Connecting-IP and nothing else. Cloudflare's edge
+ * sets it on every request it proxies (workers.dev, custom domains, routes), whatever the client
+ * sent, so it is trusted there. Headers a client controls (X-Forwarded-For, True-Client-IP off
+ * Enterprise, Forwarded) are never read. `wrangler dev` keeps a client-sent value (Miniflare fills
+ * it in only when absent): see docs/security.md. "unknown", one shared bucket, only off Cloudflare.
+ */
 export const clientIp = (request: Request) => request.headers.get("cf-connecting-ip")?.trim() || "unknown";
 
 /** Seconds until the current window ends, with windows aligned to the clock (as the binding counts). */
