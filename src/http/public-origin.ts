@@ -6,12 +6,13 @@
  * Host from the client, so a configured origin keeps a client from choosing the host of the
  * Location headers, links, problem types and MCP links this service hands out.
  */
-export function publicOrigin(env: Pick<Env, "PUBLIC_ORIGIN">, requestUrl: string): string {
-  return configuredOrigin(env.PUBLIC_ORIGIN) ?? new URL(requestUrl).origin;
+export function publicOrigin(env: Partial<Pick<Env, "PUBLIC_ORIGIN">> | undefined, requestUrl: string): string {
+  // `env` is undefined only when the app is called without bindings (app.request() in a script).
+  return configuredOrigin(env?.PUBLIC_ORIGIN) ?? new URL(requestUrl).origin;
 }
 
 /** `path` (starting with "/") as an absolute URL on the public origin. */
-export const absoluteUrl = (env: Pick<Env, "PUBLIC_ORIGIN">, requestUrl: string, path: string) => `${publicOrigin(env, requestUrl)}${path}`;
+export const absoluteUrl = (env: Partial<Pick<Env, "PUBLIC_ORIGIN">> | undefined, requestUrl: string, path: string) => `${publicOrigin(env, requestUrl)}${path}`;
 
 // Parsed once per value; a value that is not an http(s) origin is reported once and ignored.
 const parsed = new Map<string, string | null>();
