@@ -1,9 +1,15 @@
 // Gives a fresh clone a local ADMIN_TOKEN in .dev.vars (gitignored), so `npm run dev`
 // serves the admin route and `npm run demo-key` can grant Max. Never used in production.
+// It also keeps PUBLIC_ORIGIN empty locally: links then point at the local server, even once
+// wrangler.toml names the production origin.
 import { randomBytes } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 if (!existsSync(".dev.vars")) {
   writeFileSync(".dev.vars", `ADMIN_TOKEN=dev-${randomBytes(18).toString("base64url")}\n`);
   console.log("Created .dev.vars with a local ADMIN_TOKEN.");
+}
+if (!/^PUBLIC_ORIGIN=/m.test(readFileSync(".dev.vars", "utf8"))) {
+  appendFileSync(".dev.vars", "PUBLIC_ORIGIN=\n");
+  console.log("Added an empty PUBLIC_ORIGIN to .dev.vars: local links use the local server's origin.");
 }

@@ -13,7 +13,6 @@ import { problemResponse } from "./http/problem";
 import { limitAuthByIp } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { createV1App } from "./http/v1/app";
-import { jsonBodies } from "./http/validation";
 
 /** Hono's own exceptions (malformed JSON, media type) expressed as domain errors. */
 function fromHttpException(e: HTTPException): AppError {
@@ -44,13 +43,11 @@ export function createApp() {
     c.set("db", createDb(c.env.DB));
     await next();
   });
-  // Origin checks first, then rate limits, then body checks: a refused request costs nothing.
+  // Origin checks first, then rate limits: a refused request costs nothing. Each sub-app then
+  // judges credentials before bodies (jsonBodies, mounted after its guard): 401, then 403, then 400.
   for (const path of PUBLIC_CORS_PATHS) app.use(path, publicCors);
   for (const path of PRIVATE_CORS_PATHS) app.use(path, privateCors);
   for (const path of ["/auth/signup", "/auth/login"]) app.use(path, limitAuthByIp);
-  for (const path of ["/api/v1/tasks/*", "/auth/signup", "/auth/login", "/account/*", "/admin/*"]) {
-    app.use(path, jsonBodies);
-  }
 
   app.route("/api/v1", createV1App());
   app.route("/", createAccountApp());

@@ -51,7 +51,15 @@ function toApiError(status: number, body: unknown): ApiError {
   return new ApiError(status, problem.code ?? "unknown", detail, Array.isArray(problem.errors) ? problem.errors : []);
 }
 
-async function call<T>(path: string, options: { method?: string; body?: unknown; token?: string | null } = {}): Promise<T> {
+interface CallOptions {
+  method?: string;
+  body?: unknown;
+  token?: string | null;
+  /** Sign-up and sign-in only: send and keep the HttpOnly device cookie that spares this browser a lockout by strangers. */
+  deviceCookie?: boolean;
+}
+
+async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   // The session token travels only in this header: never in a URL, never in a cookie.
@@ -62,7 +70,7 @@ async function call<T>(path: string, options: { method?: string; body?: unknown;
       method: options.method ?? "GET",
       headers,
       body: options.body === undefined ? null : JSON.stringify(options.body),
-      credentials: "omit",
+      credentials: options.deviceCookie ? "same-origin" : "omit",
       cache: "no-store",
     });
   } catch {
@@ -84,8 +92,8 @@ type Credentials = { email: string; password: string };
 type SessionResult = { token: string; account: Account };
 
 export const api = {
-  signUp: (body: Credentials) => call<SessionResult>("/auth/signup", { method: "POST", body }),
-  logIn: (body: Credentials) => call<SessionResult>("/auth/login", { method: "POST", body }),
+  signUp: (body: Credentials) => call<SessionResult>("/auth/signup", { method: "POST", body, deviceCookie: true }),
+  logIn: (body: Credentials) => call<SessionResult>("/auth/login", { method: "POST", body, deviceCookie: true }),
   logOut: (token: string) => call<void>("/auth/logout", { method: "POST", token }),
   getAccount: (token: string) => call<Account>("/account", { token }),
   listKeys: (token: string) => call<{ data: ApiKey[] }>("/account/api-keys", { token }).then((r) => r.data),

@@ -1,15 +1,22 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
 import * as z from "zod";
 import { getAccount, logIn, logOut, signUp, updateAccount } from "../domain/accounts/service";
 import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/service";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { requireSession } from "./auth";
-import { limitLogin } from "./rate-limit";
+import { limitAccount } from "./rate-limit";
+import { limitLogin, rememberDevice } from "./sign-in";
 import { errorResponses } from "./problem";
-import { defaultHook } from "./validation";
+import { defaultHook, jsonBodies } from "./validation";
 
 /** Routes for the account page. They take session tokens, never API keys. */
+
+const noStore: MiddlewareHandler = async (c, next) => {
+  c.header("Cache-Control", "no-store");
+  await next();
+};
 
 const Credentials = z.strictObject({
   email: z.email({ error: "must be an email address" }).max(254),
@@ -64,27 +71,37 @@ const session = [{ sessionAuth: [] }];
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
-  app.use("/account/*", requireSession);
+  // Session tokens, API keys and the account's own data: never kept by a browser or shared cache.
+  for (const path of ["/auth/*", "/account/*"]) app.use(path, noStore);
+  // The session, then its account's rate limit, then the body: 401, then 429, then 400.
+  app.use("/account/*", requireSession, limitAccount, jsonBodies());
   app.use("/auth/logout", requireSession);
+  for (const path of ["/auth/signup", "/auth/login"]) app.use(path, jsonBodies());
 
   app.openapi(
     createRoute({
       method: "post", path: "/auth/signup", operationId: "signUp", request: body(Credentials),
-      responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken", "rate_limited") },
+      responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited") },
     }),
-    async (c) => c.json(await signUp(c.var.db, c.req.valid("json")), 201),
+    async (c) => {
+      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.req.valid("json"));
+      rememberDevice(c, deviceToken);
+      return c.json(signedIn, 201);
+    },
   );
 
   app.openapi(
     createRoute({
       method: "post", path: "/auth/login", operationId: "logIn", request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
-      responses: { 200: { description: "Signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "invalid_credentials", "rate_limited") },
+      responses: { 200: { description: "Signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "invalid_credentials", "payload_too_large", "rate_limited") },
     }),
     async (c) => {
       const credentials = c.req.valid("json");
       // Backoff per email before the password is checked; unknown emails are counted the same way.
-      for (const [name, value] of Object.entries(await limitLogin(c.env, credentials.email))) c.header(name, value, { append: true });
-      return c.json(await logIn(c.var.db, credentials), 200);
+      for (const [name, value] of Object.entries(await limitLogin(c, credentials.email))) c.header(name, value, { append: true });
+      const { deviceToken, ...signedIn } = await logIn(c.var.db, credentials);
+      rememberDevice(c, deviceToken);
+      return c.json(signedIn, 200);
     },
   );
 
@@ -103,14 +120,14 @@ export function createAccountApp() {
   };
 
   app.openapi(
-    createRoute({ method: "get", path: "/account", operationId: "getAccount", security: session, responses: { 200: { description: "The signed-in account.", ...json(Account) }, ...errorResponses("unauthorized") } }),
+    createRoute({ method: "get", path: "/account", operationId: "getAccount", security: session, responses: { 200: { description: "The signed-in account.", ...json(Account) }, ...errorResponses("unauthorized", "rate_limited") } }),
     async (c) => c.json(await accountOrThrow(c), 200),
   );
 
   app.openapi(
     createRoute({
       method: "patch", path: "/account", operationId: "updateAccount", security: session, request: body(AccountPatch),
-      responses: { 200: { description: "The updated account.", ...json(Account) }, ...errorResponses("validation_failed", "unauthorized") },
+      responses: { 200: { description: "The updated account.", ...json(Account) }, ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited") },
     }),
     async (c) => c.json(await updateAccount(c.var.db, c.var.actor.accountId, c.req.valid("json")), 200),
   );
@@ -118,7 +135,7 @@ export function createAccountApp() {
   app.openapi(
     createRoute({
       method: "get", path: "/account/api-keys", operationId: "listApiKeys", security: session,
-      responses: { 200: { description: "The account's keys, without their secrets.", ...json(z.object({ data: z.array(ApiKeySummary) })) }, ...errorResponses("unauthorized") },
+      responses: { 200: { description: "The account's keys, without their secrets.", ...json(z.object({ data: z.array(ApiKeySummary) })) }, ...errorResponses("unauthorized", "rate_limited") },
     }),
     async (c) => c.json({ data: await listApiKeys(c.var.db, c.var.actor.accountId) }, 200),
   );
@@ -128,20 +145,17 @@ export function createAccountApp() {
       method: "post", path: "/account/api-keys", operationId: "createApiKey", security: session, request: body(NewApiKey),
       responses: {
         201: { description: "The new key. `key` is shown only in this response.", ...json(ApiKeySummary.extend({ key: z.string() })) },
-        ...errorResponses("validation_failed", "unauthorized", "key_limit_reached"),
+        ...errorResponses("validation_failed", "unauthorized", "key_limit_reached", "payload_too_large", "rate_limited"),
       },
     }),
-    async (c) => {
-      c.header("Cache-Control", "no-store");
-      return c.json(await createApiKey(c.var.db, c.var.actor.accountId, c.req.valid("json")), 201);
-    },
+    async (c) => c.json(await createApiKey(c.var.db, c.var.actor.accountId, c.req.valid("json")), 201),
   );
 
   app.openapi(
     createRoute({
       method: "delete", path: "/account/api-keys/{id}", operationId: "revokeApiKey", security: session,
       request: { params: z.object({ id: z.string().max(100) }) },
-      responses: { 204: { description: "Revoked; the key fails from the next request on." }, ...errorResponses("unauthorized", "not_found") },
+      responses: { 204: { description: "Revoked; the key fails from the next request on." }, ...errorResponses("unauthorized", "not_found", "rate_limited") },
     }),
     async (c) => {
       await revokeApiKey(c.var.db, c.var.actor.accountId, c.req.valid("param").id);

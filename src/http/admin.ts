@@ -6,7 +6,7 @@ import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { bearerToken } from "./auth";
 import { errorResponses } from "./problem";
-import { defaultHook } from "./validation";
+import { defaultHook, jsonBodies } from "./validation";
 
 const MembershipGrant = z.strictObject({
   email: z.email({ error: "must be an email address" }),
@@ -29,6 +29,7 @@ export function createAdminApp() {
     }
     await next();
   });
+  app.use("/admin/*", jsonBodies());
 
   app.openapi(
     createRoute({

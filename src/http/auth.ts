@@ -1,7 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { authenticateKeyHash, type KeyAuthentication, requireMax, verifiedKeyHash } from "../domain/api-keys/service";
-import type { KeyCaller, Outcome } from "../domain/tasks/caller";
+import { type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
+import { type KeyCaller, type Outcome, resolveCaller } from "../domain/tasks/caller";
 import { authenticateSession } from "../domain/accounts/service";
 import type { AppEnv } from "../env";
 import { failedKeyAttempt, limitApiKey } from "./rate-limit";
@@ -43,18 +43,23 @@ export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: KeyCalle
 }
 
 /**
- * Validation hook of the task routes: a bad request from a caller who is not allowed in is still
- * 401/403, never 400 (credentials are judged before input). Only failing requests pay the lookup.
+ * Before a task request is refused for its input: the key's own lookup, so that a caller who is
+ * not allowed in hears 401/403, never 400 (credentials are judged before input). Only refused
+ * requests pay this round trip; a valid one is judged inside its verb's batch.
  */
+export async function judgeKey(c: Context<AppEnv>): Promise<void> {
+  const { auth } = await resolveCaller({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
+  acceptKey(c, auth);
+}
+
+/** Validation hook of the task routes: `judgeKey`, then the validation error. */
 export function authenticateBeforeRejecting<T>(
   result: Parameters<Hook<T, AppEnv, string, unknown>>[0],
   c: Context<AppEnv>,
 ): Promise<never> | undefined {
   if (result.success) return undefined;
   return (async () => {
-    const auth = await authenticateKeyHash(c.var.db, c.var.keyHash).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
-    requireMax(auth.actor);
-    acceptKey(c, auth);
+    await judgeKey(c);
     defaultHook(result, c);
     throw new Error("unreachable: defaultHook throws on a failed validation");
   })();

@@ -2,6 +2,7 @@ import * as z from "zod";
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { type AppError, errorCodes, type ErrorCode } from "../domain/errors";
+import { publicOrigin } from "./public-origin";
 
 /** HTTP rendering of domain errors: status, title and RFC 9457 problem+json. */
 const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
@@ -50,10 +51,11 @@ export const Problem = z
   })
   .openapi("Problem", { description: "RFC 9457 problem details." });
 
-function problemParts(requestUrl: string, error: AppError) {
+/** `origin`: where problem type URIs live (publicOrigin, or the request's own origin). */
+function problemParts(origin: string, error: AppError) {
   const status = statusOf[error.code];
   const body = {
-    type: `${new URL(requestUrl).origin}/problems/${error.code}`,
+    type: `${origin}/problems/${error.code}`,
     title: titleOf(error.code),
     status,
     detail: error.detail,
@@ -67,13 +69,16 @@ function problemParts(requestUrl: string, error: AppError) {
 }
 
 export function problemResponse(c: Context, error: AppError): Response {
-  const { status, body, headers } = problemParts(c.req.url, error);
+  const { status, body, headers } = problemParts(publicOrigin(c.env, c.req.url), error);
   return c.body(JSON.stringify(body), status, headers);
 }
 
-/** The same problem+json without a Hono context: /mcp answers before the app runs. */
-export function problemResponseFor(requestUrl: string, error: AppError, extraHeaders?: HeadersInit): Response {
-  const { status, body, headers } = problemParts(requestUrl, error);
+/**
+ * The same problem+json without a Hono context: /mcp answers before the app runs. `url` is the
+ * request's URL, or better `publicOrigin(env, request.url)` (a bare origin is a URL too).
+ */
+export function problemResponseFor(url: string, error: AppError, extraHeaders?: HeadersInit): Response {
+  const { status, body, headers } = problemParts(new URL(url).origin, error);
   const all = new Headers(extraHeaders);
   for (const [name, value] of Object.entries(headers)) all.set(name, value);
   return new Response(JSON.stringify(body), { status, headers: all });

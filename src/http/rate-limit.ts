@@ -1,7 +1,5 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import { normalizeEmail } from "../domain/accounts/service";
-import { sha256Hex } from "../domain/crypto";
+import type { Context, MiddlewareHandler } from "hono";
 import { AppError, isAppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { Problem } from "./problem";
@@ -14,7 +12,7 @@ import { Problem } from "./problem";
 export interface RatePolicy {
   /** Name in the `RateLimit-Policy` and `RateLimit` headers. */
   name: string;
-  binding: "KEY_LIMITER" | "IP_LIMITER" | "LOGIN_LIMITER";
+  binding: "KEY_LIMITER" | "IP_LIMITER" | "LOGIN_LIMITER" | "ACCOUNT_LIMITER";
   quota: number;
   /** Window in seconds. */
   window: number;
@@ -27,12 +25,22 @@ export const RATE_POLICIES = {
   perIp: { name: "per-ip", binding: "IP_LIMITER", quota: 10, window: 60 },
   /** Per email on /auth/login, for known and unknown emails alike. */
   perEmail: { name: "per-email", binding: "LOGIN_LIMITER", quota: 5, window: 60 },
+  /** Per device cookie on /auth/login, once strangers have used up the email's budget (see login-throttle.ts). */
+  perDevice: { name: "per-device", binding: "LOGIN_LIMITER", quota: 5, window: 60 },
+  /** Per account on the session routes (/account, /account/*), whichever of its sessions asks. */
+  perAccount: { name: "per-account", binding: "ACCOUNT_LIMITER", quota: 60, window: 60 },
 } as const satisfies Record<string, RatePolicy>;
 
 /** `RATE_LIMITS = "off"` is for benchmarks and local load tests; production keeps the default "on". */
 export const rateLimitsOn = (env: Env) => env.RATE_LIMITS !== "off";
 
-/** Cloudflare sets CF-Connecting-IP on every request it proxies; "unknown" only off Cloudflare. */
+/**
+ * The client's address for the per-IP limits: CF-Connecting-IP and nothing else. Cloudflare's edge
+ * sets it on every request it proxies (workers.dev, custom domains, routes), whatever the client
+ * sent, so it is trusted there. Headers a client controls (X-Forwarded-For, True-Client-IP off
+ * Enterprise, Forwarded) are never read. `wrangler dev` keeps a client-sent value (Miniflare fills
+ * it in only when absent): see docs/security.md. "unknown", one shared bucket, only off Cloudflare.
+ */
 export const clientIp = (request: Request) => request.headers.get("cf-connecting-ip")?.trim() || "unknown";
 
 /** Seconds until the current window ends, with windows aligned to the clock (as the binding counts). */
@@ -101,21 +109,23 @@ export async function failedKeyAttempt(env: Env, request: Request, e: unknown): 
   throw e;
 }
 
-/**
- * Login backoff per email, counted before the password is checked. Unknown emails use the
- * same limiter with the same quota, so a 429 says nothing about whether an account exists.
- */
-export async function limitLogin(env: Env, email: string): Promise<RateHeaders> {
-  const key = await sha256Hex(normalizeEmail(email));
-  return consume(env, RATE_POLICIES.perEmail, key, "sign-in attempts per email");
-}
+/** Middleware counting each request against `policy` by `keyOf(c)`; the RateLimit headers go on its answer. */
+const limitBy =
+  (policy: RatePolicy, keyOf: (c: Context<AppEnv>) => string, what: string): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    const headers = await consume(c.env, policy, keyOf(c), what);
+    await next();
+    setHeaders(c.res.headers, headers);
+  };
 
-/** Middleware: per client IP on the sign-up and sign-in routes, counted before the body is read. */
-export const limitAuthByIp: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const headers = await consume(c.env, RATE_POLICIES.perIp, `auth:${clientIp(c.req.raw)}`, "sign-up and sign-in requests per client IP");
-  await next();
-  setHeaders(c.res.headers, headers);
-};
+/** Per client IP on the sign-up and sign-in routes, counted before the body is read. */
+export const limitAuthByIp = limitBy(RATE_POLICIES.perIp, (c) => `auth:${clientIp(c.req.raw)}`, "sign-up and sign-in requests per client IP");
+
+/**
+ * Per account on the session routes, after the session is known (401 first) and before the body
+ * (then 400). Per account rather than per session: signing in again buys no fresh budget.
+ */
+export const limitAccount = limitBy(RATE_POLICIES.perAccount, (c) => `account:${c.var.actor.accountId}`, "requests per account on the account routes");
 
 /** Adds the RateLimit headers to a response whose headers may be immutable (e.g. from a fetch). */
 export function withRateHeaders(response: Response, headers: RateHeaders): Response {

@@ -1,8 +1,8 @@
 import type { Hook } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
-import { bodyLimit } from "hono/body-limit";
+import type { Context, MiddlewareHandler } from "hono";
 import type * as z from "zod";
 import { AppError, type FieldError } from "../domain/errors";
+import type { AppEnv } from "../env";
 
 export const MAX_BODY_BYTES = 128 * 1024;
 
@@ -28,23 +28,76 @@ export const defaultHook: Hook<unknown, any, any, any> = (result) => {
 };
 
 /**
- * Write requests to routes with JSON bodies must say so: without this, a text/plain PATCH
- * would validate as `{}` and silently succeed. Bodies above 128 KiB are refused before parsing.
+ * Judges a request's credentials before it is refused for its body, so that a caller who may not
+ * come in hears 401/403, never 400/413 (the documented order). Routes whose credentials an earlier
+ * middleware has already judged in full (sessions, the admin token) need none.
  */
-export const jsonBodies: MiddlewareHandler = async (c, next) => {
-  if (!["POST", "PUT", "PATCH"].includes(c.req.method)) return next();
-  const type = c.req.header("content-type") ?? "";
-  if (!/^application\/(.+\+)?json\s*(;|$)/i.test(type)) {
-    throw new AppError("validation_failed", "The body must be JSON: send `Content-Type: application/json`.", [
-      { path: "", message: "Content-Type must be application/json" },
-    ]);
-  }
-  return limit(c, next);
-};
+export type JudgeCredentials = (c: Context<AppEnv>) => Promise<void>;
 
-const limit = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw new AppError("payload_too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
-  },
-});
+/**
+ * Write requests to routes with JSON bodies: the body must be declared JSON (without this a
+ * text/plain PATCH would validate as `{}` and silently succeed), at most 128 KiB, and parse.
+ * It is parsed here once; the route's validator reads the same value from Hono's body cache.
+ * Mount it after the route's credential middleware, with `judge` where that middleware left part
+ * of the judgement for later (task routes: the key's lookup rides in the verb's own D1 batch).
+ */
+export const jsonBodies =
+  (judge?: JudgeCredentials): MiddlewareHandler<AppEnv> =>
+  async (c, next) => {
+    if (!["POST", "PUT", "PATCH"].includes(c.req.method)) return next();
+    const problem = await bodyProblem(c);
+    if (problem) {
+      // A refused body can afford the round trip of a lookup; a valid request never pays it.
+      await judge?.(c);
+      throw problem;
+    }
+    return next();
+  };
+
+// The media type the validator reads as JSON (hono/validator): anything else would validate as `{}`.
+const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+const mediaType = (contentType: string | undefined) => (contentType ?? "").split(";")[0]!.trim();
+
+const notJson = () =>
+  new AppError("validation_failed", "The body must be JSON: send `Content-Type: application/json`.", [
+    { path: "", message: "Content-Type must be application/json" },
+  ]);
+const tooLarge = () => new AppError("payload_too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
+const malformed = () => new AppError("validation_failed", "The body is not valid JSON.", [{ path: "", message: "The body is not valid JSON." }]);
+
+async function bodyProblem(c: Context<AppEnv>): Promise<AppError | undefined> {
+  if (!JSON_MEDIA_TYPE.test(mediaType(c.req.header("content-type")))) return notJson();
+  const declared = c.req.header("content-length");
+  if (declared !== undefined && !c.req.header("transfer-encoding")) {
+    if (Number(declared) > MAX_BODY_BYTES) return tooLarge();
+  } else if (c.req.raw.body) {
+    // No declared length: count while reading, and stop at the limit.
+    const bytes = await readWithin(c.req.raw.body, MAX_BODY_BYTES);
+    if (!bytes) return tooLarge();
+    c.req.raw = new Request(c.req.raw, { body: bytes });
+  }
+  try {
+    await c.req.json();
+  } catch {
+    return malformed();
+  }
+  return undefined;
+}
+
+/** The stream's bytes, or undefined once they exceed `limit`. */
+async function readWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | undefined> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}

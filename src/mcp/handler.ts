@@ -8,6 +8,7 @@ import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
 import { originAllowedFor } from "../http/cors";
 import { problemResponseFor } from "../http/problem";
+import { publicOrigin } from "../http/public-origin";
 import { failedKeyAttempt, limitApiKey, withRateHeaders } from "../http/rate-limit";
 import { createServer } from "./server";
 import { MCP_PATH } from "./path";
@@ -160,7 +161,7 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
 
   let verified: KeyAuthentication | undefined;
   const caller: KeyCaller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
-  const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: new URL(request.url).origin };
+  const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: publicOrigin(env, request.url) };
   const authInfo: AuthInfo = { token: key!, clientId: `key:${keyHash.slice(0, 16)}`, scopes: [], extra: { toolContext } };
   const { request: forwarded, parsedBody } = await withParsedBody(request);
   const response =

@@ -4,6 +4,7 @@ import { accounts, memberships, nowSql, sessions } from "../../db/schema";
 import { randomBase62, sha256Hex } from "../crypto";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { type DeviceSigner, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "./device";
 import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 
@@ -27,7 +28,14 @@ async function newSession(db: Db, accountId: string) {
   return { token, insert };
 }
 
-export async function signUp(db: Db, input: { email: string; password: string }): Promise<{ token: string; account: AccountView }> {
+/** A new session: its token, the account, and a device token for the client's next sign-in (device.ts). */
+export interface SignedIn {
+  token: string;
+  account: AccountView;
+  deviceToken: string;
+}
+
+export async function signUp(db: Db, input: { email: string; password: string }): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
   const id = newId();
   const passwordHash = await hashPassword(input.password);
@@ -47,22 +55,29 @@ export async function signUp(db: Db, input: { email: string; password: string })
     }
     throw e;
   }
-  return { token: session.token, account: (await getAccount(db, id))! };
+  return { token: session.token, account: (await getAccount(db, id))!, deviceToken: await issueDeviceToken({ id, passwordHash }) };
 }
 
 const INVALID_LOGIN = "Email or password is incorrect.";
 
-export async function logIn(db: Db, input: { email: string; password: string }): Promise<{ token: string; account: AccountView }> {
-  const [row] = await db
-    .select({ id: accounts.id, passwordHash: accounts.passwordHash })
-    .from(accounts)
-    .where(eq(accounts.email, normalizeEmail(input.email)));
+const signerOf = async (db: Db, email: string): Promise<DeviceSigner | undefined> =>
+  (await db.select({ id: accounts.id, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, normalizeEmail(email))))[0];
+
+export async function logIn(db: Db, input: { email: string; password: string }): Promise<SignedIn> {
+  const row = await signerOf(db, input.email);
   // Verify even for unknown emails so the response time does not reveal which exist.
   const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!row || !ok) throw new AppError("invalid_credentials", INVALID_LOGIN);
   const session = await newSession(db, row.id);
   await session.insert;
-  return { token: session.token, account: (await getAccount(db, row.id))! };
+  return { token: session.token, account: (await getAccount(db, row.id))!, deviceToken: await issueDeviceToken(row) };
+}
+
+/** The nonce of a live device token that this email's account issued; undefined for any other. */
+export async function knownDevice(db: Db, email: string, deviceToken: string): Promise<string | undefined> {
+  if (!isLiveDeviceToken(deviceToken)) return undefined;
+  const account = await signerOf(db, email);
+  return account && deviceNonce(account, deviceToken);
 }
 
 const SESSION_REQUIRED = "Sign in first: send `Authorization: Bearer <session token>` from POST /auth/login.";

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
-import { requireApiKey } from "../auth";
+import { judgeKey, requireApiKey } from "../auth";
 import { documentRateLimits } from "../rate-limit";
-import { defaultHook } from "../validation";
+import { defaultHook, jsonBodies } from "../validation";
 import { registerCalendarRoutes } from "./calendars";
 import { registerDocsPage } from "./docs";
 import { registerOpenApiDocument } from "./openapi";
@@ -12,7 +12,8 @@ import { registerTaskRoutes } from "./tasks";
 /** Everything under /api/v1. Its routes are exactly the paths of the published OpenAPI document. */
 export function createV1App() {
   const v1 = new OpenAPIHono<AppEnv>({ defaultHook });
-  v1.use("/tasks/*", requireApiKey);
+  // The key's format and rate limit, then the body (its problems judged after the key's lookup).
+  v1.use("/tasks/*", requireApiKey, jsonBodies(judgeKey));
   registerRootRoute(v1);
   registerTaskRoutes(v1);
   registerCalendarRoutes(v1);

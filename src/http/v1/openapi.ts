@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
+import { absoluteUrl } from "../public-origin";
 import { API_VERSION } from "./root";
 
 export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>) {
@@ -20,7 +21,7 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>) {
       contact: { name: "Support", email: c.env.CONTACT_EMAIL },
       license: { name: "Proprietary; calendar data CC BY-SA 3.0 (date-holidays)", identifier: "CC-BY-SA-3.0" },
     },
-    servers: [{ url: `${new URL(c.req.url).origin}/api/v1`, description: "This deployment" }],
+    servers: [{ url: absoluteUrl(c.env, c.req.url, "/api/v1"), description: "This deployment" }],
     tags: [
       { name: "Meta", description: "Discovery." },
       { name: "Tasks", description: "Personal tasks. Bearer API key and active Max membership." },

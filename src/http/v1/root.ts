@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../problem";
+import { publicOrigin } from "../public-origin";
 
 export const API_VERSION = "1.0.0";
 
@@ -45,7 +46,7 @@ const rootRoute = createRoute({
 
 export function registerRootRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(rootRoute, (c) => {
-    const origin = new URL(c.req.url).origin;
+    const origin = publicOrigin(c.env, c.req.url);
     return c.json(
       {
         name: "Todo & Calendars API",

@@ -7,6 +7,7 @@ import { IdempotencyKey, Since, Task, TaskId, TaskInput, TaskPatch, Tombstone, L
 import type { AppEnv } from "../../env";
 import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
 import { errorResponses } from "../problem";
+import { absoluteUrl } from "../public-origin";
 
 const security = [{ bearerAuth: [] }];
 const authErrors = ["unauthorized", "max_required"] as const;
@@ -72,8 +73,8 @@ const IdempotencyHeader = z.object({
   "idempotency-key": IdempotencyKey.optional().openapi({ param: { name: "idempotency-key", in: "header" } }),
 });
 
-/** The Location of a task, relative to this request's /tasks collection. */
-const taskUrl = (c: Context, id: string) => new URL(`${c.req.path.replace(/\/tasks(\/.*)?$/, "/tasks")}/${id}`, c.req.url).href;
+/** The path of a task, in this request's /tasks collection. */
+const taskPath = (c: Context, id: string) => `${c.req.path.replace(/\/tasks(\/.*)?$/, "/tasks")}/${id}`;
 
 export const listTasksRoute = createRoute({
   method: "get",
@@ -209,7 +210,7 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const idempotencyKey = c.req.valid("header")["idempotency-key"];
       const { task, replayed } = await asKeyCaller(c, (caller) => createTaskAs(caller, c.req.valid("json"), { idempotencyKey }));
-      c.header("Location", taskUrl(c, task.id));
+      c.header("Location", absoluteUrl(c.env, c.req.url, taskPath(c, task.id)));
       c.header("ETag", etagOf(task));
       if (replayed) c.header("Idempotent-Replayed", "true");
       return c.json(task, 201);
@@ -233,7 +234,7 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
       const ifMatch = c.req.valid("header")["if-match"];
       const { task, next } = await asKeyCaller(c, (caller) => updateTaskAs(caller, c.req.valid("param").id, c.req.valid("json"), { ifMatch }));
       c.header("ETag", etagOf(task));
-      if (next) c.header("Link", `<${new URL(taskUrl(c, next.id)).pathname}>; rel="next-occurrence"`);
+      if (next) c.header("Link", `<${taskPath(c, next.id)}>; rel="next-occurrence"`);
       return c.json(task, 200);
     },
     authenticateBeforeRejecting,
