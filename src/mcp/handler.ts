@@ -134,7 +134,7 @@ export async function handleMcp(request: Request, env: Env, executionCtx: Execut
   try {
     return await serve(request, env, executionCtx);
   } catch (e) {
-    return problemResponseFor(request.url, toAppError(e), corsOnErrors);
+    return problemResponseFor(publicOrigin(env, request.url), toAppError(e), corsOnErrors);
   }
 }
 

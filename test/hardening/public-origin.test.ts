@@ -48,7 +48,28 @@ async function absoluteUrls(origin: string, publicOrigin: string): Promise<strin
   );
   // The upgrade link of a `max_required` tool error points at the account page.
   const upgrade = /https?:\/\/[^\s"\\]+\//.exec(await mcp.text())?.[0];
-  return [created.headers.get("location")!, ...Object.values<string>(root.links), openapi.servers[0].url, problem.type, upgrade ?? "(no upgrade link)"];
+  const packs = await send(
+    origin,
+    "/mcp",
+    {
+      token: freeKey.key,
+      headers: { accept: "application/json, text/event-stream" },
+      body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_calendar_packs", arguments: { query: "Bavaria" } } },
+    },
+    publicOrigin,
+  );
+  const [pack] = (await json(packs)).result.structuredContent.packs;
+  const mcpProblem = await json(await send(origin, "/mcp", { body: { jsonrpc: "2.0", id: 3, method: "tools/list" } }, publicOrigin));
+  return [
+    created.headers.get("location")!,
+    ...Object.values<string>(root.links),
+    openapi.servers[0].url,
+    problem.type,
+    upgrade ?? "(no upgrade link)",
+    pack.url,
+    pack.icsUrl,
+    mcpProblem.type,
+  ];
 }
 
 describe("absolute URLs", () => {
