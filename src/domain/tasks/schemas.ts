@@ -7,9 +7,16 @@ import { rruleProblem } from "./rrule";
  */
 const codePoints = (s: string) => [...s].length;
 
+/**
+ * Text up to `max` code points. A lone surrogate (legal in a JSON string, not in UTF-8) is first
+ * replaced by U+FFFD, as a UTF-8 round trip would do anyway: stored as it was, its bytes came back
+ * as three U+FFFD each, so a 500-character title grew to 1,500 and could not be sent back.
+ * `overwrite` keeps the schema a plain string in OpenAPI and the MCP tool schemas.
+ */
 const limitedText = (max: number) =>
   z
     .string()
+    .overwrite((s) => s.toWellFormed())
     .refine((s) => codePoints(s) <= max, { message: `must be at most ${max} characters` })
     .meta({ maxLength: max });
 
