@@ -1,3 +1,5 @@
+import { inSupportedYears, MIN_YEAR } from "./wall-clock";
+
 /**
  * Validation of the RRULE subset we accept (RFC 5545 §3.3.10): FREQ DAILY/WEEKLY/MONTHLY/YEARLY
  * with INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT, UNTIL. Returns a reason, or null when valid.
@@ -24,6 +26,7 @@ export function rruleProblem(value: string): string | null {
     if (seen.has(name)) return `repeats ${name}`;
     seen.add(name);
     if (!pattern.test(val)) return `has an invalid ${name} value "${val}"`;
+    if (name === "UNTIL" && !inSupportedYears(val)) return `has an UNTIL before the year ${MIN_YEAR}`;
     if (name === "UNTIL" && !isRealUntil(val)) return `has an impossible UNTIL date "${val}"`;
   }
   if (!seen.has("FREQ")) return "needs FREQ (DAILY, WEEKLY, MONTHLY or YEARLY)";

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { rruleProblem } from "./rrule";
+import { inSupportedYears, MIN_YEAR } from "./wall-clock";
 
 /**
  * Zod schemas shared by REST (OpenAPI) and MCP (tool input/output schemas).
@@ -34,18 +35,22 @@ export const ListId = z
   .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: "must be 1 to 100 of A-Z, a-z, 0-9, _ and -" })
   .meta({ description: "The list the task belongs to.", example: "errands" });
 
+const supportedYears = { message: `must be in the year ${MIN_YEAR} or later` };
+
 export const Due = z
   .union([z.iso.date(), z.iso.datetime({ offset: true })], {
     error: "must be YYYY-MM-DD or an RFC 3339 date-time with offset, e.g. 2026-12-24 or 2026-12-24T09:00:00+01:00",
   })
+  .refine(inSupportedYears, supportedYears)
   .meta({
-    description: "`YYYY-MM-DD` for an all-day task, or an RFC 3339 date-time with offset.",
+    description: `\`YYYY-MM-DD\` for an all-day task, or an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`,
     example: "2026-12-24",
   });
 
 export const Reminder = z.iso
   .datetime({ offset: true, error: "must be an RFC 3339 date-time with offset, e.g. 2026-12-24T08:00:00Z" })
-  .meta({ description: "When to remind: an RFC 3339 date-time with offset.", example: "2026-12-24T08:00:00Z" });
+  .refine(inSupportedYears, supportedYears)
+  .meta({ description: `When to remind: an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`, example: "2026-12-24T08:00:00Z" });
 
 export const Repeat = z
   .string()

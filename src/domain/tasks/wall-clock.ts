@@ -6,6 +6,16 @@
  * Converting between floating and real instants is the only place offsets appear.
  */
 
+/**
+ * The earliest year a `due`, `reminder` or UNTIL may name. JavaScript's Date.UTC reads the years
+ * 0–99 as 1900–1999 (a daily task due 0000-01-01 came back due 1900-01-01), and before about 1900
+ * most time zones kept local mean time, with offsets in odd seconds that RFC 3339 cannot write.
+ */
+export const MIN_YEAR = 1900;
+
+/** Whether an ISO 8601 date or date-time (or an RRULE UNTIL) is in MIN_YEAR or later, by the year as written. */
+export const inSupportedYears = (value: string) => Number(value.slice(0, 4)) >= MIN_YEAR;
+
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
