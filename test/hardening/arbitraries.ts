@@ -90,6 +90,44 @@ export const unicodeEdge = fc.constantFrom(
   ["$", "{jndi:ldap://x}"].join(""),
 );
 
+/**
+ * Repeat rules that can never occur: each must be refused with 400 (rrule.ts). Completing one used
+ * to search until the year 9999, period by period: up to 1.1 s of CPU (`5MO` on the 1st).
+ */
+export const NEVER_RULES = [
+  "FREQ=MONTHLY;BYDAY=5MO;BYMONTHDAY=1",
+  "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30",
+  "FREQ=YEARLY;BYMONTH=1;BYDAY=20MO",
+  "FREQ=YEARLY;BYDAY=1MO;BYMONTHDAY=8",
+  "FREQ=YEARLY;BYDAY=53MO;BYMONTHDAY=1",
+  "FREQ=MONTHLY;BYDAY=-5FR;BYMONTHDAY=28,29,30,31",
+  "FREQ=YEARLY;BYMONTH=2;BYDAY=5MO;BYMONTHDAY=1,2,3",
+  "FREQ=WEEKLY;BYMONTH=4,6,9,11;BYMONTHDAY=31",
+  "FREQ=DAILY;INTERVAL=9999;BYMONTH=2;BYMONTHDAY=-30",
+];
+
+/**
+ * The most expensive rules that are accepted, each with the `due` that makes it so: no further day
+ * from that start (the INTERVAL never meets the BY parts, or the default day does not exist), a day
+ * decades away, or a BYDAY that rrule read as never. Each must complete cheaply (occurrences.ts
+ * walks at most one 400-year cycle of days).
+ */
+export const WORST_ACCEPTED_RULES = [
+  { due: "1900-01-02", repeat: "FREQ=DAILY;INTERVAL=14;BYDAY=MO" },
+  { due: "1900-01-02T23:59:59-12:00", repeat: "FREQ=DAILY;INTERVAL=7;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;UNTIL=99991231" },
+  { due: "1900-01-01", repeat: "FREQ=WEEKLY;INTERVAL=9999;BYDAY=SU" },
+  { due: "1900-01-01", repeat: "FREQ=MONTHLY;INTERVAL=2;BYMONTH=2" },
+  { due: "1900-01-01", repeat: "FREQ=MONTHLY;BYDAY=MO,1TU" },
+  { due: "1900-01-31T09:00:00+01:00", repeat: "FREQ=YEARLY;BYMONTH=2" },
+  { due: "1901-01-01", repeat: "FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29" },
+  { due: "1900-01-01", repeat: "FREQ=YEARLY;INTERVAL=9999" },
+  { due: "2045-03-01", repeat: "FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO;COUNT=9999" },
+  { due: "9999-12-30", repeat: "FREQ=DAILY;INTERVAL=2" },
+];
+
+/** Repeat values to fuzz with: the rules above, never-occurring and worst accepted alike. */
+export const costlyRepeat = fc.constantFrom(...NEVER_RULES, ...WORST_ACCEPTED_RULES.map((r) => r.repeat));
+
 /** Numbers at the edges of what JSON, JavaScript and SQLite represent. */
 export const hugeNumber = fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 2 ** 64, 5e-324, -0, 0.1 + 0.2, 1e21, 1.2345678901234568e29);
 
@@ -146,6 +184,9 @@ export function mutatedOf(s: JsonSchema): fc.Arbitrary<Json> {
   ];
   if (stringKeys.length) {
     mutations.push(fc.tuple(base, fc.constantFrom(...stringKeys), unicodeEdge).map(([o, k, v]) => withKey(o, k, v)));
+  }
+  if (keys.includes("repeat")) {
+    mutations.push(fc.tuple(base, costlyRepeat).map(([o, r]) => withKey(o, "repeat", r)));
   }
   if (limited.length) {
     const field = fc.constantFrom(...limited);

@@ -6,7 +6,7 @@ import { TaskInput, TaskPatch } from "../../src/domain/tasks/schemas";
 import { tools } from "../../src/mcp/tools";
 import { BASE, call, createTask, maxUser } from "../helpers";
 import { MCP_HEADERS, rpcResult } from "../mcp/client";
-import { bodyTextOf, headerCase, jsonSchemaOf, mutatedOf, pathId, taskQuery, unicodeEdge, validOf } from "./arbitraries";
+import { bodyTextOf, costlyRepeat, headerCase, jsonSchemaOf, mutatedOf, pathId, taskQuery, unicodeEdge, validOf } from "./arbitraries";
 import { PROBLEM_CODES } from "./support";
 
 /**
@@ -20,7 +20,7 @@ import { PROBLEM_CODES } from "./support";
 const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? "200") || 200;
 const SEED = Number((env as unknown as { FUZZ_SEED?: string }).FUZZ_SEED ?? Date.now() % 2 ** 31);
 
-const totals = { tried: 0, fiveXx: 0, fourXx: 0, twoXx: 0, perTarget: new Map<string, number>() };
+const totals = { tried: 0, fiveXx: 0, fourXx: 0, twoXx: 0, perTarget: new Map<string, number>(), slowestCompletion: 0 };
 
 type User = Awaited<ReturnType<typeof maxUser>>;
 let user: User;
@@ -84,7 +84,7 @@ beforeAll(async () => {
 afterAll(() => {
   const per = [...totals.perTarget].map(([k, v]) => `${k}=${v}`).join(", ");
   console.log(
-    `[hardening] fuzz: ${totals.tried} inputs tried (FUZZ_RUNS=${RUNS}, seed ${SEED}), 5xx seen: ${totals.fiveXx}, 4xx: ${totals.fourXx}, 2xx: ${totals.twoXx}. Per target: ${per}`,
+    `[hardening] fuzz: ${totals.tried} inputs tried (FUZZ_RUNS=${RUNS}, seed ${SEED}), 5xx seen: ${totals.fiveXx}, 4xx: ${totals.fourXx}, 2xx: ${totals.twoXx}. Per target: ${per}. Slowest completion of a costly repeat rule: ${totals.slowestCompletion.toFixed(1)} ms`,
   );
 });
 
@@ -123,6 +123,23 @@ describe(`fuzzing REST (${RUNS} runs per target)`, { timeout: 30_000 + RUNS * 40
     await fc.assert(
       fc.asyncProperty(taskQuery, async (query) => {
         await check({ target: "GET /tasks?query", method: "GET", path: `/api/v1/tasks?${query}`, headers: { Authorization: `Bearer ${user.key}` } });
+      }),
+      params(),
+    );
+  });
+
+  it("POST then complete: the costliest repeat rules from generated dues", async () => {
+    const due = fc.oneof(
+      fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("9999-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+      fc.constantFrom("1900-01-01", "1900-01-02", "2024-02-29", "9999-12-31"),
+    );
+    await fc.assert(
+      fc.asyncProperty(costlyRepeat, due, async (repeat, due) => {
+        const created = await check({ target: "complete costly rule", method: "POST", path: "/api/v1/tasks", headers: jsonHeaders(user.key), body: JSON.stringify({ title: "costly", due, repeat }) });
+        if (created.status !== 201) return;
+        const started = performance.now();
+        await check({ target: "complete costly rule", method: "PATCH", path: `/api/v1/tasks/${JSON.parse(created.text).id}`, headers: jsonHeaders(user.key), body: '{"completed":true}' });
+        totals.slowestCompletion = Math.max(totals.slowestCompletion, performance.now() - started);
       }),
       params(),
     );

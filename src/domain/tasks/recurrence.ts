@@ -1,9 +1,10 @@
-import { type Options, RRule } from "rrule";
+import { nextDay, parseRule } from "./occurrences";
 import { floatingDate, floatingMidnight, formatInZone, fromFloating, toFloating } from "./wall-clock";
 
 /**
- * The next occurrence of a repeating task, computed by rrule on floating (wall-clock) times
- * in the account's time zone, so "every day at 09:00" stays at 09:00 local across DST changes.
+ * The next occurrence of a repeating task, computed on floating (wall-clock) times in the account's
+ * time zone, so "every day at 09:00" stays at 09:00 local across DST changes. The rule picks the
+ * day (occurrences.ts, bounded work); the time of day is the base's.
  *
  * - The base is the task's `due`; without one, the completion day (in the time zone).
  * - An all-day `due` (YYYY-MM-DD) recurs by calendar date and stays all-day.
@@ -12,7 +13,9 @@ import { floatingDate, floatingMidnight, formatInZone, fromFloating, toFloating 
  * - `reminder` keeps the same wall-clock distance from `due` (15 minutes before stays 15 minutes before).
  * - The completed occurrence is the first instance of the rule, as DTSTART is in RFC 5545, so
  *   COUNT=n becomes COUNT=n-1 on the next occurrence and COUNT=1 has none. UNTIL is inclusive.
- * - Returns null when the rule is exhausted.
+ * - Returns null when the rule is exhausted, or has no day within 400 years of the base (a rule
+ *   whose INTERVAL never meets its BY parts from this start, e.g. every 4 years on 29 February
+ *   counted from 2025).
  */
 export interface RepeatingTask {
   due?: string | null;
@@ -28,9 +31,11 @@ export interface NextOccurrence {
 
 const isDateOnly = (due: string) => /^\d{4}-\d{2}-\d{2}$/.test(due);
 
+const DAY_MS = 86_400_000;
+
 export function nextOccurrence(task: RepeatingTask, timeZone: string, completedAt: Date): NextOccurrence | null {
-  const options = RRule.parseString(task.repeat);
-  const count = options.count ?? undefined;
+  const countPart = /(?:^|;)COUNT=(\d+)/.exec(task.repeat)?.[1];
+  const count = countPart === undefined ? undefined : Number(countPart);
   if (count !== undefined && count <= 1) return null;
 
   const allDay = !task.due || isDateOnly(task.due);
@@ -40,11 +45,13 @@ export function nextOccurrence(task: RepeatingTask, timeZone: string, completedA
       ? floatingMidnight(task.due)
       : toFloating(Date.parse(task.due), timeZone);
 
-  if (neverAgain(options, base)) return null;
+  const baseDay = Math.floor(base / DAY_MS);
+  const day = nextDay(parseRule(task.repeat), baseDay);
+  if (day === null) return null;
+  // Every occurrence keeps the base's time of day.
+  const next = day * DAY_MS + (base - baseDay * DAY_MS);
   const until = untilFloating(task.repeat, timeZone);
-  const rule = new RRule({ ...options, count: null, until: null, tzid: null, dtstart: new Date(base) });
-  const next = rule.after(new Date(base), false)?.getTime();
-  if (next === undefined || (until !== undefined && next > until)) return null;
+  if (until !== undefined && next > until) return null;
 
   const result: NextOccurrence = {
     due: allDay ? floatingDate(next) : formatInZone(fromFloating(next, timeZone), timeZone),
@@ -65,17 +72,4 @@ function untilFloating(repeat: string, timeZone: string): number | undefined {
   if (h === undefined) return Date.UTC(+y!, +mo! - 1, +d!, 23, 59, 59, 999);
   const value = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!);
   return z ? toFloating(value, timeZone) : value;
-}
-
-/**
- * DAILY with an INTERVAL of whole weeks never leaves the base's weekday: if BYDAY excludes it,
- * no instance ever follows, and rrule would only find that out after iterating to the year 9999.
- */
-function neverAgain(options: Partial<Options>, base: number): boolean {
-  if (options.freq !== RRule.DAILY || !options.byweekday || (options.interval ?? 1) % 7 !== 0) return false;
-  const days = (Array.isArray(options.byweekday) ? options.byweekday : [options.byweekday]).map((d) =>
-    typeof d === "number" ? d : typeof d === "string" ? RRule[d].weekday : d.weekday,
-  );
-  // rrule numbers weekdays from Monday = 0; Date from Sunday = 0.
-  return !days.includes((new Date(base).getUTCDay() + 6) % 7);
 }

@@ -1,3 +1,4 @@
+import { neverMatches, parseRule } from "./occurrences";
 import { inSupportedYears, MIN_YEAR } from "./wall-clock";
 
 /**
@@ -31,26 +32,25 @@ export function rruleProblem(value: string): string | null {
   }
   if (!seen.has("FREQ")) return "needs FREQ (DAILY, WEEKLY, MONTHLY or YEARLY)";
   if (seen.has("COUNT") && seen.has("UNTIL")) return "cannot have both COUNT and UNTIL";
-  return impossibility(Object.fromEntries(value.split(";").map((part) => part.split("=") as [string, string])));
+  return impossibility(value);
 }
 
-const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
 /**
- * Rules that can never occur are refused up front: rrule would search for them until the
- * year 9999 before giving up, which costs seconds of CPU on every completion.
+ * Rules that can never occur are refused up front, with a reason a client can act on: completing
+ * one used to search until the year 9999 (seconds of CPU each time). Whether a rule occurs at all
+ * is decided over one whole 400-year cycle of the calendar (occurrences.ts), so
+ * `FREQ=MONTHLY;BYDAY=5MO;BYMONTHDAY=1` is refused and 29 February (every 4 to 8 years) is not.
  */
-function impossibility(parts: Record<string, string>): string | null {
+function impossibility(value: string): string | null {
+  const parts = Object.fromEntries(value.split(";").map((part) => part.split("=") as [string, string]));
   const ordinal = /^[+-]?\d/;
   const days = parts.BYDAY?.split(",") ?? [];
   if (days.some((d) => ordinal.test(d))) {
     if (parts.FREQ !== "MONTHLY" && parts.FREQ !== "YEARLY") return "allows numbered BYDAY (e.g. 2MO) only with FREQ=MONTHLY or YEARLY";
     if (parts.FREQ === "MONTHLY" && days.some((d) => Math.abs(Number.parseInt(d, 10)) > 5)) return "has a numbered BYDAY beyond 5 in a month";
   }
-  if (parts.BYMONTHDAY) {
-    const months = parts.BYMONTH ? parts.BYMONTH.split(",").map(Number) : [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
-    const monthDays = parts.BYMONTHDAY.split(",").map((d) => Math.abs(Number(d)));
-    if (!months.some((m) => monthDays.some((d) => d <= MONTH_DAYS[m - 1]!))) return "names days that never occur in the months it allows";
+  if (neverMatches(parseRule(value))) {
+    return "never occurs: no date has its BYMONTH, BYMONTHDAY and BYDAY together";
   }
   return null;
 }
