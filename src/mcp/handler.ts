@@ -10,6 +10,7 @@ import { originAllowedFor } from "../http/cors";
 import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
 import { failedKeyAttempt, limitApiKey, withRateHeaders } from "../http/rate-limit";
+import { batchProblem } from "./batch";
 import { createServer } from "./server";
 import { MCP_PATH } from "./path";
 import type { ToolContext } from "./tools";
@@ -81,6 +82,13 @@ async function withParsedBody(request: Request): Promise<{ request: Request; par
     return { request: declared !== null ? new Request(request, { body: text }) : request };
   }
 }
+
+/** A JSON-RPC "Invalid Request" answer of our own, with the CORS headers of every /mcp answer. */
+const invalidRequest = (message: string) =>
+  Response.json(
+    { jsonrpc: "2.0", id: null, error: { code: -32600, message } },
+    { status: 400, headers: { "Access-Control-Allow-Origin": MCP_CORS.origin, "Access-Control-Expose-Headers": MCP_CORS.exposeHeaders } },
+  );
 
 /**
  * A 2025-era POST, answered with one JSON body, as the 2026-07-28 path does by default: the SDK's
@@ -157,15 +165,20 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
   // Runs on every request, no cache: a revoked key or a lapsed membership applies at once.
   const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
   // The same per-key budget as REST, counted before any D1 work.
-  const rateHeaders = await limitApiKey(env, keyHash);
+  let rateHeaders = await limitApiKey(env, keyHash);
 
   let verified: KeyAuthentication | undefined;
   const caller: KeyCaller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
   const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: publicOrigin(env, request.url) };
   const authInfo: AuthInfo = { token: key!, clientId: `key:${keyHash.slice(0, 16)}`, scopes: [], extra: { toolContext } };
   const { request: forwarded, parsedBody } = await withParsedBody(request);
-  const response =
-    parsedBody !== undefined && (await isLegacyRequest(forwarded, parsedBody))
+  // A batch is refused whole before anything runs, or each message after the first is counted
+  // as a request of its own (batch.ts): either way before any message is served.
+  const refused = batchProblem(forwarded, parsedBody);
+  if (!refused && Array.isArray(parsedBody)) for (let i = 1; i < parsedBody.length; i++) rateHeaders = await limitApiKey(env, keyHash);
+  const response = refused
+    ? invalidRequest(refused)
+    : parsedBody !== undefined && (await isLegacyRequest(forwarded, parsedBody))
       ? await serveLegacyAsJson(forwarded, authInfo, parsedBody)
       : await mcp().fetch(forwarded, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
 

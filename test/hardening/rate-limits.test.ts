@@ -153,6 +153,22 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     expect(count(failures.statuses, (s) => s === 429)).toBe(2 * RATE_POLICIES.perIp.quota);
   });
 
+  it("MCP JSON-RPC batches count every message: 300 batched create_task calls in a window create at most the quota", async () => {
+    const { quota } = RATE_POLICIES.perKey;
+    const user = await maxUser("mcp-batch");
+    const create = (i: number) => ({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "create_task", arguments: { title: `batched ${i}` } } });
+    // No MCP-Protocol-Version header: a 2025-03-26 client, the one revision with batches.
+    const batch = (from: number, size: number) =>
+      limited("/mcp", { token: user.key, headers: { Accept: "application/json, text/event-stream" }, body: Array.from({ length: size }, (_, i) => create(from + i)) });
+    await atWindowStart(30);
+    const { statuses } = await burst(30, (i) => batch(i * 10, 10));
+    expect(count(statuses, (s) => s === 200)).toBe(quota / 10);
+    expect(count(statuses, (s) => s === 429)).toBe(30 - quota / 10);
+    const tasks = (await json(await call("/api/v1/tasks", { token: user.key }))).data;
+    expect(tasks.length).toBeLessThanOrEqual(quota);
+    console.log(`[hardening] MCP batches: 300 batched create_task calls in one window created ${tasks.length} tasks (quota ${quota})`);
+  });
+
   it("RATE_LIMITS=off turns every limiter off (benchmarks, local load tests)", async () => {
     const user = await maxUser("off");
     const statuses = new Set<number>();

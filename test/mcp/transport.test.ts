@@ -86,6 +86,37 @@ describe("MCP transport", () => {
     expect(body.error.code).toBeLessThan(-32000);
   });
 
+  it("refuses a JSON-RPC batch on every revision without batches with -32600, and runs none of it", async () => {
+    const user = await maxUser();
+    const create = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "create_task", arguments: { title: `batched ${id}` } } });
+    for (const version of ["2025-06-18", "2025-11-25", "2024-11-05", "2026-07-28"]) {
+      const response = await rpc([create(1), create(2)], { token: user.key, headers: { "MCP-Protocol-Version": version } });
+      expect(response.status, version).toBe(400);
+      const body = await rpcResult(response);
+      expect(body, version).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+    }
+    // 2025-03-26 (named, or no header at all) has batches: at most 10 messages, and never an empty one.
+    for (const batch of [Array.from({ length: 11 }, (_, i) => create(i)), []]) {
+      const body = await rpcResult(await rpc(batch, { token: user.key, headers: { "MCP-Protocol-Version": "2025-03-26" } }));
+      expect(body.error.code).toBe(-32600);
+    }
+    expect((await json(await call("/api/v1/tasks", { token: user.key }))).data).toHaveLength(0);
+    // The key is still judged first: a refused batch from an unknown key is a 401.
+    const fake = `todo_live_${"A".repeat(43)}`;
+    await expectUnauthorized(await rpc([create(1), create(2)], { token: fake, headers: { "MCP-Protocol-Version": "2025-06-18" } }), fake);
+  });
+
+  it("answers a 2025-03-26 batch of up to 10 messages with one answer per request", async () => {
+    const user = await maxUser();
+    const response = await rpc([toolsList, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "create_task", arguments: { title: "in a batch" } } }], {
+      token: user.key,
+    });
+    expect(response.status).toBe(200);
+    const answers = (await rpcResult(response)) as { id: number; result: any }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2]);
+    expect(answers.find((a) => a.id === 2)!.result.structuredContent.task.title).toBe("in a batch");
+  });
+
   it("answers an unknown tool with a JSON-RPC error, not a tool result", async () => {
     const user = await maxUser();
     const body = await rpcResult(
