@@ -11,8 +11,9 @@ export const D1_RETRY_AFTER = 5;
 
 /**
  * Messages D1 and workerd use when the database cannot answer: outages, overload, a storage
- * reset, a dropped connection, a timeout. Every `D1_…` error except constraint violations
- * (which mean a bug or a race the code must handle itself) counts as unavailable.
+ * reset, a dropped connection, a timeout. Every `D1_…` error counts as unavailable except those a
+ * retry cannot change (`permanent`): they are 500 `internal`, never a 503 inviting the client to
+ * retry the same request forever.
  */
 const unavailablePatterns = [
   /^D1_/,
@@ -22,7 +23,17 @@ const unavailablePatterns = [
   /object to be reset/i,
   /SQLITE_BUSY|database is locked/i,
 ];
-const notUnavailable = /constraint failed|SQLITE_CONSTRAINT/i;
+/**
+ * Failures of the request itself, not of the database: a constraint violation (a bug or a race the
+ * code must handle), a value over SQLite's size limit (SQLITE_TOOBIG: 2,000,000 bytes on D1, about
+ * 8 MiB in local workerd; a listing falls back to chunks before it gets here, see
+ * listing-chunks.ts), more bound parameters than D1 takes, a value D1 cannot bind. (A missing table
+ * stays `unavailable`: between a deploy and its migration, a retry is the right advice.)
+ */
+const permanent = /constraint failed|SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)\b|too big|too many SQL variables|D1_TYPE_ERROR/i;
+
+/** Whether D1 refused a value over SQLite's size limit (the error travels wrapped by drizzle). */
+export const isTooBig = (e: unknown) => chain(e).some((c) => /SQLITE_TOOBIG|string or blob too big/i.test(messageOf(c)));
 
 /** The error and its `cause`s, outermost first (drizzle wraps D1's error in a DrizzleQueryError). */
 function chain(e: unknown): unknown[] {
@@ -39,7 +50,7 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** `unavailable` for a failure of the database itself, otherwise undefined. */
 export function classifyDbError(e: unknown): AppError | undefined {
   const messages = chain(e).map(messageOf);
-  if (messages.some((m) => notUnavailable.test(m))) return undefined;
+  if (messages.some((m) => permanent.test(m))) return undefined;
   if (!messages.some((m) => unavailablePatterns.some((p) => p.test(m)))) return undefined;
   return new AppError(
     "unavailable",

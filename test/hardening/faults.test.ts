@@ -66,6 +66,26 @@ describe("D1 faults", () => {
     });
   }
 
+  // Limits and mistakes that a retry cannot fix: the same request fails the same way every time.
+  for (const message of [
+    "D1_ERROR: string or blob too big: SQLITE_TOOBIG",
+    "D1_ERROR: too many SQL variables at offset 412: SQLITE_ERROR",
+    "D1_TYPE_ERROR: Type 'object' not supported for value '[object Object]'",
+  ]) {
+    it(`answers 500 internal without Retry-After, never a transient 503, when D1 says "${message}"`, async () => {
+      const user = await maxUser("permanent");
+      const faulty = withFaults(plan({ failWhen: (sql) => /\bfrom "?tasks"?/i.test(sql) && !writes(sql), message }));
+      for (const path of ["/api/v1/tasks", "/api/v1/tasks?limit=10", `/api/v1/tasks?since=${encodeURIComponent(new Date().toISOString())}`]) {
+        const res = await faulty(path, { token: user.key });
+        const text = await res.text();
+        expect(res.status, text).toBe(500);
+        expect(res.headers.get("retry-after")).toBeNull();
+        expect(JSON.parse(text).code).toBe("internal");
+        expect(text).not.toMatch(/TOOBIG|SQLITE|D1_|SELECT/);
+      }
+    });
+  }
+
   it("answers 503 when only writes fail, after authentication succeeded, and writes nothing", async () => {
     const user = await maxUser("writes-down");
     const task = await createTask(user.key, { title: "keep me" });

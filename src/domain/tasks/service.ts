@@ -13,6 +13,7 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { matchesVersions, versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
 import { heldListing, type ListedPage, pageToServe } from "./listing-cache";
+import { chunkQuery, isTooBig, joinChunks } from "./listing-chunks";
 import { taskArraySql, toTask } from "./mapping";
 import { nextOccurrence } from "./recurrence";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
@@ -94,6 +95,8 @@ interface ListingShape {
   listId: boolean;
   cursor: boolean;
   limit: boolean;
+  /** The tasks' JSON in a statement of chunks, not in the page's row (listing-chunks.ts). */
+  chunked: boolean;
 }
 
 /** For an API key, the key lookup as the page row's `verdict` column (see keyVerdictSql); none for an actor. */
@@ -103,11 +106,12 @@ type Verdict = { verdict?: SQL.Aliased<string | null> };
  * Every matching task, ordered by (updatedAt, id), as one JSON array text. Each field has its own
  * alias: D1 batch results are keyed by column name, and two `count(*)` columns would collapse.
  */
-const wholeListQuery = (db: Db, where: SQL | undefined, verdict: Verdict) =>
+const wholeListOrder = sql`${tasks.updatedAt}, ${tasks.id}`;
+const wholeListQuery = (db: Db, where: SQL | undefined, shape: ListingShape, verdict: Verdict) =>
   db
     .select({
       ...verdict,
-      json: sql<string>`${taskArraySql(sql`${tasks.updatedAt}, ${tasks.id}`)}`.as("json"),
+      json: sql<string>`${shape.chunked ? sql`NULL` : taskArraySql(wholeListOrder)}`.as("json"),
       count: sql<number>`count(*)`.as("count"),
       // Same shape as a page; a whole list never has a next page.
       fetched: sql<number>`count(*)`.as("fetched"),
@@ -117,8 +121,8 @@ const wholeListQuery = (db: Db, where: SQL | undefined, verdict: Verdict) =>
     .from(tasks)
     .where(where);
 
-/** One page by id: `limit + 1` rows are read so the extra one tells that another page follows. */
-function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues, verdict: Verdict) {
+/** One page's rows by id: `limit + 1` rows are read so the extra one tells that another page follows. */
+function rankedRows(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues) {
   let rows = db
     .select({ ...getTableColumns(tasks), rn: sql<number>`row_number() OVER (ORDER BY ${tasks.id})`.as("rn") })
     .from(tasks)
@@ -127,11 +131,15 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
     .$dynamic();
   if (shape.limit) rows = rows.limit(v.limitPlusOne as number);
   const ranked = rows.as("ranked");
-  const visible = shape.limit ? sql`${ranked.rn} <= ${v.limit}` : sql`1`;
+  return { ranked, visible: shape.limit ? sql`${ranked.rn} <= ${v.limit}` : sql`1` };
+}
+
+function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: ListingValues, verdict: Verdict) {
+  const { ranked, visible } = rankedRows(db, where, shape, v);
   return db
     .select({
       ...verdict,
-      json: sql<string>`${taskArraySql(sql`${ranked.rn}`, visible)}`.as("json"),
+      json: sql<string>`${shape.chunked ? sql`NULL` : taskArraySql(sql`${ranked.rn}`, visible)}`.as("json"),
       count: sql<number>`count(*) FILTER (WHERE ${visible})`.as("count"),
       fetched: sql<number>`count(*)`.as("fetched"),
       lastId: sql<string | null>`max(${ranked.id}) FILTER (WHERE ${visible})`.as("lastId"),
@@ -142,8 +150,9 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
 }
 
 /**
- * The page (with the clock) and, for a `since` sync, the tombstones: one round trip, one snapshot.
- * Pages (`limit` or `cursor`) walk by id, a whole list is ordered by (updatedAt, id).
+ * The page (with the clock), for a chunked listing its tasks' JSON in chunks, and for a `since` sync
+ * the tombstones: one round trip, one snapshot. Pages (`limit` or `cursor`) walk by id, a whole list
+ * is ordered by (updatedAt, id).
  */
 function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues, verdict: Verdict = {}) {
   const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
@@ -154,27 +163,35 @@ function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v
   // The whole page crosses from D1 as one JSON text built by the aggregate: no per-task objects
   // in between. taskJsonSql (mapping.ts) reads the rows' columns by name, so each task is serialised once.
   const paged = shape.limit || shape.cursor;
-  const page = paged ? pageQuery(db, and(...filters), shape, v, verdict) : wholeListQuery(db, and(...filters), verdict);
-  if (!shape.since || shape.cursor) return [page];
+  const where = and(...filters);
+  const page = paged ? pageQuery(db, where, shape, v, verdict) : wholeListQuery(db, where, shape, verdict);
+  const chunks: ReturnType<typeof chunkQuery>[] = [];
+  if (shape.chunked && paged) {
+    const { ranked, visible } = rankedRows(db, where, shape, v);
+    chunks.push(chunkQuery(db, ranked, visible, sql`${ranked.rn}`));
+  } else if (shape.chunked) chunks.push(chunkQuery(db, tasks, where, wholeListOrder));
+  if (!shape.since || shape.cursor) return [page, ...chunks];
   const tombstones = db
     .select({ id: tasks.id, deletedAt: tasks.deletedAt })
     .from(tasks)
     .where(and(eq(tasks.accountId, account), isNotNull(tasks.deletedAt), gte(tasks.deletedAt, v.since as string)))
     .orderBy(asc(tasks.deletedAt), asc(tasks.id));
-  return [page, tombstones];
+  return [page, ...chunks, tombstones];
 }
+
+/** How many statements a listing of this shape sends: the page, the chunks, the tombstones. */
+const statementCount = (shape: ListingShape) => 1 + Number(shape.chunked) + Number(shape.since && !shape.cursor);
 
 // Per shape: the listing's statements for an API key, compiled once (see db/compiled.ts).
 const compiledListings = new Map<string, ReturnType<typeof compileListing>>();
 const compileListing = (shape: ListingShape) =>
-  [0, 1].map((index) =>
-    // Compiled on first use: the second (tombstones) only for shapes that have it.
+  Array.from({ length: statementCount(shape) }, (_, index) =>
     // The page is scoped by the key's account only while its tasks changed since the page this isolate
-    // holds (knownVersion); the tombstones of a `since` sync by the account itself.
+    // holds (knownVersion); the chunks and the tombstones of a `since` sync by the account itself.
     compiled<ListingValues & { keyHash: string }>((db, p) =>
       index === 0
         ? listingStatements(db, keyAccountChangedSql(p.keyHash, p.knownVersion), shape, p, { verdict: keyVerdictSql(p.keyHash).as("verdict") })[0]!
-        : listingStatements(db, keyAccountSql(p.keyHash), shape, p)[1]!,
+        : listingStatements(db, keyAccountSql(p.keyHash), shape, p)[index]!,
     ),
   );
 function keyListingStatements(caller: KeyCaller, shape: ListingShape, v: ListingValues): BatchItem<"sqlite">[] {
@@ -184,8 +201,7 @@ function keyListingStatements(caller: KeyCaller, shape: ListingShape, v: Listing
     statements = compileListing(shape);
     compiledListings.set(key, statements);
   }
-  const count = shape.since && !shape.cursor ? 2 : 1;
-  return statements.slice(0, count).map((statement) => statement.with(caller.db, { ...v, keyHash: caller.keyHash }));
+  return statements.map((statement) => statement.with(caller.db, { ...v, keyHash: caller.keyHash }));
 }
 
 /** A listing's statements for one D1 batch, and how to read their results. */
@@ -203,7 +219,7 @@ interface ListingPlan {
  * sent twice, while its id never changes. Every page reports the first page's serverTime, so
  * whatever changed after the listing began also reaches the client on its next `since` sync.
  */
-function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): ListingPlan {
+function planListing(caller: Caller, scope: Scope, query: ListTasksQuery, chunked: boolean): ListingPlan {
   const since = query.since ? toUtc(query.since) : undefined;
   let problem: AppError | undefined;
   let cursor: ReturnType<typeof decodeCursor> | undefined;
@@ -224,6 +240,7 @@ function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): Listi
     listId: query.listId !== undefined,
     cursor: cursor !== undefined,
     limit: query.limit !== undefined,
+    chunked,
   };
   const values: ListingValues = {
     since,
@@ -235,18 +252,18 @@ function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): Listi
   };
   // For an API key, a page this isolate already read is served again while D1 reports the account's
   // tasks unchanged (listing-cache.ts). Not for `since` syncs: their tombstones are a second statement.
-  const cacheKey = "keyHash" in caller && !since ? `${caller.keyHash} ${JSON.stringify([shape, values])}` : undefined;
+  // Nor chunked listings: they are far above what the cache holds.
+  const cacheKey = "keyHash" in caller && !since && !chunked ? `${caller.keyHash} ${JSON.stringify([shape, values])}` : undefined;
   const held = cacheKey ? heldListing(cacheKey) : undefined;
   values.knownVersion = held?.version ?? "";
   return {
     problem,
     statements: "keyHash" in caller ? keyListingStatements(caller, shape, values) : listingStatements(scope.db, scope.account, shape, values),
     finish(results) {
-      const [[row], deleted] = results as [
-        (ListedPage & { now: string; verdict?: string | null })[],
-        { id: string; deletedAt: string | null }[] | undefined,
-      ];
-      const read: ListedPage = { json: row!.json, count: row!.count, fetched: row!.fetched, lastId: row!.lastId };
+      const [[row], ...rest] = results as [(ListedPage & { now: string; verdict?: string | null })[], ...unknown[][]];
+      const chunks = chunked ? (rest.shift() as { json: string }[]) : undefined;
+      const deleted = rest[0] as { id: string; deletedAt: string | null }[] | undefined;
+      const read: ListedPage = { json: chunks ? joinChunks(chunks) : row!.json, count: row!.count, fetched: row!.fetched, lastId: row!.lastId };
       // Reached only for an allowed key (scope.run judged the verdict), so the verdict is there.
       const version = cacheKey ? (keyVerdictRows(row!.verdict ?? null)[0]?.tasksVersion ?? null) : null;
       const listed = cacheKey ? pageToServe(cacheKey, held, version, read) : read;
@@ -259,10 +276,23 @@ function planListing(caller: Caller, scope: Scope, query: ListTasksQuery): Listi
   };
 }
 
-/** Lists tasks (see planListing) in one D1 round trip, the key lookup included. */
+/**
+ * Lists tasks (see planListing) in one D1 round trip, the key lookup included. A listing whose JSON
+ * outgrows one SQLite value runs again in chunks (listing-chunks.ts): a second round trip, for such
+ * accounts only.
+ */
 export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promise<Outcome<TaskPage>> {
   const scope = scopeOf(caller);
-  const plan = planListing(caller, scope, query);
+  try {
+    return await runListing(caller, scope, query, false);
+  } catch (e) {
+    if (!isTooBig(e)) throw e;
+    return runListing(caller, scope, query, true);
+  }
+}
+
+async function runListing(caller: Caller, scope: Scope, query: ListTasksQuery, chunked: boolean): Promise<Outcome<TaskPage>> {
+  const plan = planListing(caller, scope, query, chunked);
   // The page's one row carries the key's verdict: authentication adds no statement.
   const { auth, results } = await scope.run(plan.statements, { verdictIn: "row" });
   if (plan.problem) throw plan.problem;
