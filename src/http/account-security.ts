@@ -1,0 +1,40 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import * as z from "zod";
+import { endSession, listSessions } from "../domain/accounts/sessions";
+import type { AppEnv } from "../env";
+import { json, session } from "./account-schemas";
+import { errorResponses } from "./problem";
+
+/** The account's sessions: see them, end one (a lost laptop). Guards come from createAccountApp. */
+
+const SessionSummary = z
+  .object({
+    id: z.string(),
+    createdAt: z.string().openapi({ description: "When it signed in (RFC 3339 UTC)." }),
+    lastUsedAt: z.string().nullable().openapi({ description: "Last request with it, refreshed at most once a minute." }),
+    userAgent: z.string().nullable().openapi({ description: "The browser or client that signed in, as it named itself (at most 256 characters)." }),
+    current: z.boolean().openapi({ description: "True for the session that sent this request." }),
+  })
+  .openapi("Session");
+
+export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      method: "get", path: "/account/sessions", operationId: "listSessions", security: session,
+      responses: { 200: { description: "The account's live sessions, newest first.", ...json(z.object({ data: z.array(SessionSummary) })) }, ...errorResponses("unauthorized", "rate_limited") },
+    }),
+    async (c) => c.json({ data: await listSessions(c.var.db, c.var.actor.accountId, c.var.sessionId) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete", path: "/account/sessions/{id}", operationId: "endSession", security: session,
+      request: { params: z.object({ id: z.string().max(100) }) },
+      responses: { 204: { description: "Ended; its token fails from the next request on." }, ...errorResponses("unauthorized", "not_found", "rate_limited") },
+    }),
+    async (c) => {
+      await endSession(c.var.db, c.var.actor.accountId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+}
