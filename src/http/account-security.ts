@@ -1,9 +1,11 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
+import { changePassword } from "../domain/accounts/reauthentication";
 import { endSession, listSessions } from "../domain/accounts/sessions";
 import type { AppEnv } from "../env";
-import { json, session } from "./account-schemas";
+import { body, GivenPassword, json, NewPassword, session } from "./account-schemas";
 import { errorResponses } from "./problem";
+import { reauthenticate } from "./sign-in";
 
 /** The account's sessions: see them, end one (a lost laptop). Guards come from createAccountApp. */
 
@@ -16,6 +18,11 @@ const SessionSummary = z
     current: z.boolean().openapi({ description: "True for the session that sent this request." }),
   })
   .openapi("Session");
+
+const PasswordChange = z.strictObject({
+  currentPassword: GivenPassword,
+  newPassword: NewPassword,
+});
 
 export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
@@ -34,6 +41,23 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       await endSession(c.var.db, c.var.actor.accountId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post", path: "/account/password", operationId: "changePassword", security: session, request: body(PasswordChange),
+      responses: {
+        204: { description: "Changed. Every other session has ended; this one and the API keys keep working." },
+        // invalid_credentials: the current password is wrong (counted like a sign-in attempt).
+        ...errorResponses("validation_failed", "unauthorized", "invalid_credentials", "payload_too_large", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      const { currentPassword, newPassword } = c.req.valid("json");
+      const account = await reauthenticate(c, currentPassword, "currentPassword");
+      await changePassword(c.var.db, account, c.var.sessionId, newPassword);
       return c.body(null, 204);
     },
   );
