@@ -11,6 +11,7 @@ import { limitLogin, rememberDevice } from "./sign-in";
 import { errorResponses } from "./problem";
 import { defaultHook, jsonBodies } from "./validation";
 import { body, json, NewPassword, session } from "./account-schemas";
+import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 
 /** Routes for the account page. They take session tokens, never API keys. */
@@ -163,5 +164,6 @@ export function createAccountApp() {
   );
 
   registerSecurityRoutes(app);
+  registerDataRoutes(app);
   return app;
 }
