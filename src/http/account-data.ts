@@ -1,17 +1,44 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { TypedResponse } from "hono";
 import * as z from "zod";
 import { eraseAccount } from "../domain/accounts/erasure";
+import { exportStream } from "../domain/accounts/export";
 import type { AppEnv } from "../env";
-import { body, GivenPassword, session } from "./account-schemas";
+import { AccountExport } from "./account-export";
+import { body, GivenPassword, json, session } from "./account-schemas";
 import { errorResponses } from "./problem";
 import { reauthenticate } from "./sign-in";
 import { jsonBody } from "./validation";
 
-/** The account's data as a whole: erase it (GDPR art. 17). Guards come from createAccountApp. */
+/** The account's data as a whole: take it out (GDPR art. 15, 20), erase it (art. 17). Guards come from createAccountApp. */
 
 const Erasure = z.strictObject({ password: GivenPassword.openapi({ description: "The account's password, asked again." }) });
 
 export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      method: "get", path: "/account/export", operationId: "exportAccount", security: session,
+      description: "One JSON document with everything the account holds, as a download (`Content-Disposition: attachment`). It is streamed, a page of tasks at a time.",
+      responses: {
+        200: {
+          description: "The export.",
+          headers: { "Content-Disposition": { schema: { type: "string" }, description: 'attachment; filename="todo-export-<date>.json"' } },
+          ...json(AccountExport),
+        },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      const stream = await exportStream(c.var.db, c.var.actor.accountId, c.var.sessionId);
+      const filename = `todo-export-${new Date().toISOString().slice(0, 10)}.json`;
+      // A typed handler must name its 200 body; the stream is that body, written from the same shape.
+      return c.body(stream, 200, {
+        "Content-Type": "application/json; charset=utf-8",
+        "Content-Disposition": `attachment; filename="${filename}"`,
+      }) as unknown as TypedResponse<z.infer<typeof AccountExport>, 200, "json">;
+    },
+  );
+
   app.openapi(
     createRoute({
       method: "delete", path: "/account", operationId: "deleteAccount", security: session, request: body(Erasure),

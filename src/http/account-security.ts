@@ -3,21 +3,11 @@ import * as z from "zod";
 import { changePassword } from "../domain/accounts/reauthentication";
 import { endSession, listSessions } from "../domain/accounts/sessions";
 import type { AppEnv } from "../env";
-import { body, GivenPassword, json, NewPassword, session } from "./account-schemas";
+import { body, GivenPassword, json, NewPassword, session, SessionSummary } from "./account-schemas";
 import { errorResponses } from "./problem";
 import { reauthenticate } from "./sign-in";
 
-/** The account's sessions: see them, end one (a lost laptop). Guards come from createAccountApp. */
-
-const SessionSummary = z
-  .object({
-    id: z.string(),
-    createdAt: z.string().openapi({ description: "When it signed in (RFC 3339 UTC)." }),
-    lastUsedAt: z.string().nullable().openapi({ description: "Last request with it, refreshed at most once a minute." }),
-    userAgent: z.string().nullable().openapi({ description: "The browser or client that signed in, as it named itself (at most 256 characters)." }),
-    current: z.boolean().openapi({ description: "True for the session that sent this request." }),
-  })
-  .openapi("Session");
+/** The account's sessions (see them, end one: a lost laptop) and its password. Guards come from createAccountApp. */
 
 const PasswordChange = z.strictObject({
   currentPassword: GivenPassword,

@@ -10,7 +10,7 @@ import { limitAccount } from "./rate-limit";
 import { limitLogin, rememberDevice } from "./sign-in";
 import { errorResponses } from "./problem";
 import { defaultHook, jsonBodies } from "./validation";
-import { body, json, NewPassword, session } from "./account-schemas";
+import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 
@@ -24,12 +24,6 @@ const noStore: MiddlewareHandler = async (c, next) => {
 const Credentials = z.strictObject({
   email: z.email({ error: "must be an email address" }).max(254),
   password: NewPassword,
-});
-
-const Membership = z.object({
-  plan: z.enum(["free", "max"]),
-  active: z.boolean(),
-  expiresAt: z.string().nullable(),
 });
 
 const Account = z.object({ id: z.string(), email: z.string(), timeZone: z.string(), membership: Membership });
@@ -46,16 +40,6 @@ const isTimeZone = (tz: string) => {
 
 const AccountPatch = z.strictObject({
   timeZone: z.string().max(64).refine(isTimeZone, { message: "must be an IANA time zone, e.g. Europe/Berlin" }).optional(),
-});
-
-const ApiKeySummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  hint: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
-  expiresAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
 });
 
 const NewApiKey = z.strictObject({
