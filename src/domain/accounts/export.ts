@@ -14,8 +14,8 @@ import { listSessions } from "./sessions";
 export const EXPORT_FORMAT = "todo-export/1";
 
 /**
- * Tasks per D1 query. 10,000 tasks take 40 queries, under the Free plan's 50 per invocation; the
- * Paid plan's 1,000 allow about 250,000. A page is typically 50 KB; its worst case (every task
+ * Tasks per D1 query. 10,000 tasks take 41 queries, under the Free plan's 50 per invocation with the
+ * session and the head; the Paid plan's 1,000 allow about 248,000 (docs/scaling.md). A page is typically 50 KB; its worst case (every task
  * at the 20,000-code-point note limit) is about 25 MB, which still fits the isolate's 128 MB.
  */
 export const EXPORT_PAGE_SIZE = 250;
