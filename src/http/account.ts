@@ -51,7 +51,6 @@ const NewApiKey = z.strictObject({
     .optional(),
 });
 
-
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
 
