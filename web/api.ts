@@ -23,6 +23,14 @@ export interface ApiKey {
   revokedAt: string | null;
 }
 
+export interface Session {
+  id: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  userAgent: string | null;
+  current: boolean;
+}
+
 export interface FieldError {
   path: string;
   message: string;
@@ -59,7 +67,7 @@ interface CallOptions {
   deviceCookie?: boolean;
 }
 
-async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
+async function send(path: string, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: "application/json" };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   // The session token travels only in this header: never in a URL, never in a cookie.
@@ -76,16 +84,31 @@ async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
   } catch {
     throw new ApiError(0, "network", OFFLINE);
   }
-  if (response.status === 204) return undefined as T;
-  const text = await response.text();
-  let data: unknown;
+  if (!response.ok) throw toApiError(response.status, await parsed(response));
+  return response;
+}
+
+async function parsed(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => "");
   try {
-    data = text ? JSON.parse(text) : undefined;
+    return text ? JSON.parse(text) : undefined;
   } catch {
-    data = undefined;
+    return undefined;
   }
-  if (!response.ok) throw toApiError(response.status, data);
-  return data as T;
+}
+
+async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
+  const response = await send(path, options);
+  if (response.status === 204) return undefined as T;
+  return (await parsed(response)) as T;
+}
+
+/** The export as a file: its bytes and the name the server suggests. */
+async function download(path: string, token: string): Promise<{ blob: Blob; filename: string }> {
+  const response = await send(path, { token });
+  const disposition = response.headers.get("content-disposition") ?? "";
+  const filename = /filename="([^"]+)"/.exec(disposition)?.[1] ?? "todo-export.json";
+  return { blob: await response.blob(), filename };
 }
 
 type Credentials = { email: string; password: string };
@@ -101,5 +124,12 @@ export const api = {
     call<ApiKey & { key: string }>("/account/api-keys", { method: "POST", body: { name }, token }),
   revokeKey: (token: string, id: string) =>
     call<void>(`/account/api-keys/${encodeURIComponent(id)}`, { method: "DELETE", token }),
+  listSessions: (token: string) => call<{ data: Session[] }>("/account/sessions", { token }).then((r) => r.data),
+  endSession: (token: string, id: string) =>
+    call<void>(`/account/sessions/${encodeURIComponent(id)}`, { method: "DELETE", token }),
+  changePassword: (token: string, body: { currentPassword: string; newPassword: string }) =>
+    call<void>("/account/password", { method: "POST", body, token }),
+  exportAccount: (token: string) => download("/account/export", token),
+  deleteAccount: (token: string, password: string) => call<void>("/account", { method: "DELETE", body: { password }, token }),
   root: () => call<ApiRoot>("/api/v1/"),
 };

@@ -1,4 +1,5 @@
 import { type Account, type ApiKey, ApiError, api, type Membership } from "./api";
+import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps } from "./account-control";
 import { endpointsFor, renderConnection, wireCopyButtons } from "./connection";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
@@ -9,7 +10,10 @@ import { session } from "./session";
 
 const endpoints = endpointsFor(window.location.origin);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const LABELS = { email: "Email", password: "Password", name: "Key name" };
+const LABELS = { email: "Email", password: "Password", name: "Key name", ...CONTROL_LABELS };
+// What the Security and Your data sections need to know of the signed-in state.
+let currentAccount: Account | null = null;
+let currentKeys: ApiKey[] = [];
 
 function showNotice(message: string | null, kind: "info" | "error" = "info"): void {
   const notice = byId("notice");
@@ -21,6 +25,8 @@ function showNotice(message: string | null, kind: "info" | "error" = "info"): vo
 }
 
 function showSignedOut(message: string | null = null): void {
+  currentAccount = null;
+  currentKeys = [];
   hideNewKey();
   renderConnection(endpoints, null);
   byId("loading").hidden = true;
@@ -30,9 +36,12 @@ function showSignedOut(message: string | null = null): void {
   showNotice(message);
 }
 
-/** A 401 on a session route means the session ended (signed out elsewhere or expired). */
+/**
+ * A 401 on a session route means the session ended (signed out elsewhere or expired), except
+ * `invalid_credentials`: a password asked again (password change, deletion) was wrong.
+ */
 function handleError(error: unknown, form?: HTMLFormElement): void {
-  if (error instanceof ApiError && error.status === 401) {
+  if (error instanceof ApiError && error.status === 401 && error.code !== "invalid_credentials") {
     session.clear();
     showSignedOut("Your session has ended. Please sign in again.");
     byId("sign-in-title").focus();
@@ -63,6 +72,7 @@ function renderMembership(membership: Membership): void {
 }
 
 function showAccount(account: Account): void {
+  currentAccount = account;
   byId("session-email").textContent = account.email;
   renderMembership(account.membership);
   byId("loading").hidden = true;
@@ -75,7 +85,8 @@ async function refreshKeys(): Promise<void> {
   const token = session.get();
   if (!token) return;
   try {
-    renderKeys(await api.listKeys(token), revoke);
+    currentKeys = await api.listKeys(token);
+    renderKeys(currentKeys, revoke);
   } catch (error) {
     handleError(error);
   }
@@ -84,7 +95,7 @@ async function refreshKeys(): Promise<void> {
 async function enter(account: Account, focus: boolean): Promise<void> {
   showNotice(null);
   showAccount(account);
-  await refreshKeys();
+  await Promise.all([refreshKeys(), refreshSessions(control)]);
   // SKILL.md links people to /#ai-connection; the section exists only once signed in.
   if (window.location.hash === "#ai-connection") byId("ai-title").focus();
   else if (focus) byId("account-title").focus();
@@ -184,6 +195,16 @@ async function showContact(): Promise<void> {
   }
 }
 
+const control: ControlDeps = {
+  handleError,
+  signedOut: (message) => {
+    showSignedOut(message);
+    byId("sign-in-title").focus();
+  },
+  account: () => currentAccount,
+  keys: () => currentKeys,
+};
+
 async function start(): Promise<void> {
   renderConnection(endpoints, null);
   wireCopyButtons(document.body);
@@ -191,6 +212,7 @@ async function start(): Promise<void> {
   wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
   wireCreateKey();
   wireSignOut();
+  wireAccountControl(control);
   void showContact();
 
   const token = session.get();

@@ -46,8 +46,17 @@ export const sessions = sqliteTable(
     createdAt: text("created_at").notNull().default(nowSql),
     expiresAt: text("expires_at").notNull(),
     revokedAt: text("revoked_at"),
+    /** Refreshed at most once a minute, off the response path (like api_keys.last_used_at). */
+    lastUsedAt: text("last_used_at"),
+    /** The User-Agent that signed in, cut to 256 characters, so a person can tell their sessions apart. */
+    userAgent: text("user_agent"),
   },
-  (t) => [uniqueIndex("sessions_token_hash_unique").on(t.tokenHash), index("sessions_expires_at_idx").on(t.expiresAt)],
+  (t) => [
+    uniqueIndex("sessions_token_hash_unique").on(t.tokenHash),
+    index("sessions_expires_at_idx").on(t.expiresAt),
+    // The account's session list and the password change's "end every other session".
+    index("sessions_account_idx").on(t.accountId),
+  ],
 );
 
 export const apiKeys = sqliteTable(

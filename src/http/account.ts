@@ -10,6 +10,9 @@ import { limitAccount } from "./rate-limit";
 import { limitLogin, rememberDevice } from "./sign-in";
 import { errorResponses } from "./problem";
 import { defaultHook, jsonBodies } from "./validation";
+import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
+import { registerDataRoutes } from "./account-data";
+import { registerSecurityRoutes } from "./account-security";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -20,13 +23,7 @@ const noStore: MiddlewareHandler = async (c, next) => {
 
 const Credentials = z.strictObject({
   email: z.email({ error: "must be an email address" }).max(254),
-  password: z.string().min(10, { error: "must be at least 10 characters" }).max(1024),
-});
-
-const Membership = z.object({
-  plan: z.enum(["free", "max"]),
-  active: z.boolean(),
-  expiresAt: z.string().nullable(),
+  password: NewPassword,
 });
 
 const Account = z.object({ id: z.string(), email: z.string(), timeZone: z.string(), membership: Membership });
@@ -45,16 +42,6 @@ const AccountPatch = z.strictObject({
   timeZone: z.string().max(64).refine(isTimeZone, { message: "must be an IANA time zone, e.g. Europe/Berlin" }).optional(),
 });
 
-const ApiKeySummary = z.object({
-  id: z.string(),
-  name: z.string(),
-  hint: z.string(),
-  createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
-  expiresAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
-});
-
 const NewApiKey = z.strictObject({
   name: z.string().trim().min(1, { error: "must not be empty" }).max(100),
   expiresAt: z.iso
@@ -63,10 +50,6 @@ const NewApiKey = z.strictObject({
     .nullable()
     .optional(),
 });
-
-const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
-const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
-const session = [{ sessionAuth: [] }];
 
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>({ defaultHook });
@@ -84,7 +67,7 @@ export function createAccountApp() {
       responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited") },
     }),
     async (c) => {
-      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.req.valid("json"));
+      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.req.valid("json"), { userAgent: c.req.header("user-agent") });
       rememberDevice(c, deviceToken);
       return c.json(signedIn, 201);
     },
@@ -99,7 +82,7 @@ export function createAccountApp() {
       const credentials = c.req.valid("json");
       // Backoff per email before the password is checked; unknown emails are counted the same way.
       for (const [name, value] of Object.entries(await limitLogin(c, credentials.email))) c.header(name, value, { append: true });
-      const { deviceToken, ...signedIn } = await logIn(c.var.db, credentials);
+      const { deviceToken, ...signedIn } = await logIn(c.var.db, credentials, { userAgent: c.req.header("user-agent") });
       rememberDevice(c, deviceToken);
       return c.json(signedIn, 200);
     },
@@ -163,5 +146,7 @@ export function createAccountApp() {
     },
   );
 
+  registerSecurityRoutes(app);
+  registerDataRoutes(app);
   return app;
 }

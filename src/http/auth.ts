@@ -68,6 +68,7 @@ export function authenticateBeforeRejecting<T>(
 /** Session token from POST /auth/login or /auth/signup; API keys are refused here. */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = await authenticateSession(c.var.db, bearerToken(c));
+  if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
   c.set("sessionId", session.sessionId);
   c.set("actor", { accountId: session.accountId, maxActive: false, timeZone: "UTC" });
   await next();

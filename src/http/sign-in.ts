@@ -1,11 +1,12 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { DEVICE_TOKEN_DAYS } from "../domain/accounts/device";
+import { type AccountSecret, accountSecret, confirmPassword } from "../domain/accounts/reauthentication";
 import { knownDevice, normalizeEmail } from "../domain/accounts/service";
 import { sha256Hex } from "../domain/crypto";
 import { isAppError } from "../domain/errors";
 import type { AppEnv } from "../env";
-import { consume, RATE_POLICIES, type RateHeaders } from "./rate-limit";
+import { clientIp, consume, RATE_POLICIES, type RateHeaders } from "./rate-limit";
 
 /**
  * Sign-in backoff without lockout by strangers. Every attempt counts against its email's budget
@@ -36,4 +37,17 @@ export function rememberDevice(c: Context, deviceToken: string) {
     sameSite: "Strict",
     maxAge: DEVICE_TOKEN_DAYS * 86_400,
   });
+}
+
+/**
+ * The password asked again before a password change or erasure. It costs what a sign-in costs: the
+ * client IP's and the email's budgets (a stolen session must not become a faster password oracle than
+ * /auth/login). The device cookie is scoped to /auth/login, so it never opens a budget here.
+ */
+export async function reauthenticate(c: Context<AppEnv>, password: string, field: string): Promise<AccountSecret> {
+  const account = await accountSecret(c.var.db, c.var.actor.accountId);
+  await consume(c.env, RATE_POLICIES.perIp, `auth:${clientIp(c.req.raw)}`, "sign-in attempts per client IP");
+  await consume(c.env, RATE_POLICIES.perEmail, await sha256Hex(normalizeEmail(account.email)), "sign-in attempts per email");
+  await confirmPassword(account, password, field);
+  return account;
 }

@@ -45,14 +45,24 @@ export const jsonBodies =
   (judge?: JudgeCredentials): MiddlewareHandler<AppEnv> =>
   async (c, next) => {
     if (!["POST", "PUT", "PATCH"].includes(c.req.method)) return next();
-    const problem = await bodyProblem(c);
-    if (problem) {
-      // A refused body can afford the round trip of a lookup; a valid request never pays it.
-      await judge?.(c);
-      throw problem;
-    }
-    return next();
+    return checkBody(c, next, judge);
   };
+
+/**
+ * The same checks for a route whose method usually has no body but whose operation needs one
+ * (`DELETE /account` takes the password): mount it as that route's own middleware.
+ */
+export const jsonBody: MiddlewareHandler<AppEnv> = (c, next) => checkBody(c, next);
+
+async function checkBody(c: Context<AppEnv>, next: () => Promise<void>, judge?: JudgeCredentials) {
+  const problem = await bodyProblem(c);
+  if (problem) {
+    // A refused body can afford the round trip of a lookup; a valid request never pays it.
+    await judge?.(c);
+    throw problem;
+  }
+  return next();
+}
 
 // The media type the validator reads as JSON (hono/validator): anything else would validate as `{}`.
 const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;

@@ -1,7 +1,7 @@
 // End-to-end test of the account page in a real browser (Debian chromium driven by playwright-core)
 // against a `wrangler dev` started here with its own port, inspector port and D1 state.
 // Run: npm run test:browser. Screenshots: artifacts/browser/NN-step.png (not committed).
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { grantMax, newCredentials } from "../support/accounts.mjs";
@@ -9,7 +9,10 @@ import { root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
 
 const artifacts = join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const { email, password } = newCredentials("e2e");
+const credentials = newCredentials("e2e");
+const { email } = credentials;
+// The password step changes it.
+let { password } = credentials;
 const wide = { width: 1280, height: 900 };
 
 function assert(condition, message) {
@@ -183,6 +186,75 @@ async function main() {
       await form.getByLabel("Password").fill(password);
       await form.getByRole("button", { name: "Sign in" }).click();
       await until(async () => (await text(page, "#plan-badge")) === "Max", "signing in again should show Max");
+    }],
+    ["downloads the export and checks its JSON", "09-exported", async () => {
+      // A task to find in the export, written with a fresh key through the API (once step 8's sign-in has landed).
+      await page.locator("#signed-in").waitFor();
+      await until(() => page.evaluate(() => sessionStorage.getItem("todo.session") !== null), "no session after signing in again");
+      const token = await page.evaluate(() => sessionStorage.getItem("todo.session"));
+      const created = await (await fetch(`${base}/account/api-keys`, { method: "POST", headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" }, body: JSON.stringify({ name: "export check" }) })).json();
+      const task = await (await fetch(`${base}/api/v1/tasks`, { method: "POST", headers: { Authorization: `Bearer ${created.key}`, "Content-Type": "application/json" }, body: JSON.stringify({ title: "Exported task" }) })).json();
+      await page.reload();
+      await page.locator("#export-button").waitFor();
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download your data" }).click()]);
+      assert(/^todo-export-\d{4}-\d\d-\d\d\.json$/.test(download.suggestedFilename()), `unexpected file name ${download.suggestedFilename()}`);
+      const exported = JSON.parse(await readFile(await download.path(), "utf8"));
+      assert(exported.account?.email === email, "the export does not hold the account's email");
+      assert(exported.membership?.plan === "max", "the export does not hold the membership");
+      assert(task.id, `the task was not created: ${JSON.stringify(task)}`);
+      assert(exported.tasks?.some((t) => t.id === task.id && t.title === "Exported task"), `the export lacks the task: ${JSON.stringify(exported.tasks)}`);
+      const keyIds = (exported.apiKeys ?? []).map((k) => k.id);
+      assert(keyIds.includes(keyId) && keyIds.includes(created.id), "the export lacks the keys");
+      assert(!JSON.stringify(exported).includes(created.key), "the export holds a key's secret");
+    }],
+    ["sees its sessions and changes the password", "10-password-changed", async () => {
+      // Password checks share the email's sign-in budget (5 a minute), and steps 8 to 11 need 7:
+      // wait for the next clock-aligned window, which gives steps 10 and 11 their own 5.
+      await new Promise((resolve) => setTimeout(resolve, 60_500 - (Date.now() % 60_000)));
+      await until(async () => (await text(page, "#session-list")).includes("This device"), "the session list does not mark this device");
+      const newPassword = `${password}-renewed`;
+      // Keyboard only: fill both fields and press Enter.
+      await page.getByLabel("Current password").focus();
+      await page.keyboard.type(password);
+      await page.getByLabel("New password").focus();
+      await page.keyboard.type(newPassword);
+      await page.keyboard.press("Enter");
+      await until(async () => (await text(page, "#password-status")).includes("Password changed"), "no confirmation of the password change");
+      assert((await text(page, "#password-form")).includes("API keys keep working"), "the page does not say the keys keep working");
+      await shot("10a-password-changed");
+      await page.getByRole("button", { name: "Sign out" }).click();
+      const form = page.locator("#sign-in-form");
+      await form.getByLabel("Email").fill(email);
+      await form.getByLabel("Password").fill(newPassword);
+      await form.getByRole("button", { name: "Sign in" }).click();
+      await page.locator("#signed-in").waitFor();
+      await until(() => page.evaluate(() => sessionStorage.getItem("todo.session") !== null), "signing in with the new password failed");
+      password = newPassword;
+    }],
+    ["deletes the account, and signing in fails", "11-deleted", async () => {
+      await page.getByRole("button", { name: "Delete account…" }).click();
+      await page.locator("#delete-dialog[open]").waitFor();
+      assert((await focusedId(page)) === "delete-password", "the dialog should open with focus on the password");
+      const losses = await text(page, "#delete-losses");
+      assert(losses.includes(email) && losses.includes("tasks") && losses.includes("API key"), `the dialog does not name what will be lost: ${losses}`);
+      await shot("11a-confirm-delete", { fullPage: false });
+      // A wrong password keeps the dialog open with its error, and the tab signed in.
+      await page.keyboard.type("not the password");
+      await page.keyboard.press("Enter");
+      await until(async () => (await text(page, "#delete-password-error")).includes("incorrect"), "wrong password: no error in the dialog");
+      assert(await visible(page, "#delete-dialog"), "the dialog closed after a wrong password");
+      consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((message) => !/status of 401/.test(message)));
+      await page.locator("#delete-password").fill(password);
+      await page.getByRole("button", { name: "Delete my account" }).click();
+      await page.locator("#sign-in-form").waitFor();
+      assert((await text(page, "#notice")).includes("deleted"), "no notice that the account was deleted");
+      assert((await page.evaluate(() => sessionStorage.getItem("todo.session"))) === null, "deletion left the token behind");
+      const form = page.locator("#sign-in-form");
+      await form.getByLabel("Email").fill(email);
+      await form.getByLabel("Password").fill(password);
+      await form.getByRole("button", { name: "Sign in" }).click();
+      await until(async () => (await text(page, "#sign-in-form .form-error")).includes("Email or password is incorrect"), "signing in after deletion did not fail");
+      consoleErrors.splice(0, consoleErrors.length, ...consoleErrors.filter((message) => !/status of 401/.test(message)));
     }],
   ];
 

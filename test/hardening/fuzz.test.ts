@@ -33,7 +33,7 @@ async function snapshot(accountId: string) {
             (SELECT group_concat(v, ',') FROM (SELECT id || ':' || updated_at || ':' || coalesce(deleted_at, '') AS v FROM tasks WHERE account_id = ?1 ORDER BY id)) AS versions,
             (SELECT group_concat(v, ',') FROM (SELECT id || ':' || coalesce(revoked_at, '') AS v FROM api_keys WHERE account_id = ?1 ORDER BY id)) AS keys,
             (SELECT count(*) FROM sessions WHERE account_id = ?1 AND revoked_at IS NULL) AS sessions,
-            (SELECT time_zone FROM accounts WHERE id = ?1) AS timeZone,
+            (SELECT time_zone || ':' || password_hash FROM accounts WHERE id = ?1) AS account,
             (SELECT count(*) FROM idempotency_keys WHERE account_id = ?1) AS idempotency`,
   )
     .bind(accountId)
@@ -171,6 +171,8 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
   const creds = jsonSchemaOf(credentials);
   const account = jsonSchemaOf(z.strictObject({ timeZone: z.string().max(64).optional() }));
   const newKey = jsonSchemaOf(z.strictObject({ name: z.string().min(1).max(100), expiresAt: z.iso.datetime({ offset: true }).nullable().optional() }));
+  const passwordChange = jsonSchemaOf(z.strictObject({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(10).max(1024) }));
+  const erasure = jsonSchemaOf(z.strictObject({ password: z.string().min(1).max(1024) }));
   let session: string;
   let accountId: string;
 
@@ -208,6 +210,28 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
     await fc.assert(
       fc.asyncProperty(bodyTextOf(newKey), async (body) => {
         await check({ target: "POST /account/api-keys", method: "POST", path: "/account/api-keys", headers: sessionHeaders(), body }, accountId);
+      }),
+      params(),
+    );
+  });
+
+  // Generated passwords are never the account's, so every request here must be refused and change nothing.
+  for (const [method, path, schema] of [["POST", "/account/password", passwordChange], ["DELETE", "/account", erasure]] as const) {
+    it(`${method} ${path}: bodies`, async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.oneof(bodyTextOf(schema), validOf(schema).map((v) => JSON.stringify(v))), async (body) => {
+          const { status } = await check({ target: `${method} ${path}`, method, path, headers: sessionHeaders(), body }, accountId);
+          expect(status).toBeGreaterThanOrEqual(400);
+        }),
+        params(),
+      );
+    });
+  }
+
+  it("DELETE /account/sessions/{id}: ids", async () => {
+    await fc.assert(
+      fc.asyncProperty(pathId, async (id) => {
+        await check({ target: "DELETE /account/sessions/{id}", method: "DELETE", path: `/account/sessions/${id}`, headers: sessionHeaders() }, accountId);
       }),
       params(),
     );

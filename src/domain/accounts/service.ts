@@ -7,6 +7,7 @@ import { newId } from "../ids";
 import { type DeviceSigner, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "./device";
 import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
+import { cutUserAgent, staleSessionSql, touchSession } from "./sessions";
 
 const SESSION_PREFIX = "todo_sess_";
 const SESSION_DAYS = 30;
@@ -21,10 +22,12 @@ export interface AccountView {
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 /** A new session token and the (not yet executed) insert that stores only its hash. */
-async function newSession(db: Db, accountId: string) {
+async function newSession(db: Db, accountId: string, userAgent?: string | null) {
   const token = SESSION_PREFIX + randomBase62(43);
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString();
-  const insert = db.insert(sessions).values({ id: newId(), accountId, tokenHash: await sha256Hex(token), expiresAt });
+  const insert = db
+    .insert(sessions)
+    .values({ id: newId(), accountId, tokenHash: await sha256Hex(token), expiresAt, lastUsedAt: nowSql, userAgent: cutUserAgent(userAgent) });
   return { token, insert };
 }
 
@@ -35,11 +38,16 @@ export interface SignedIn {
   deviceToken: string;
 }
 
-export async function signUp(db: Db, input: { email: string; password: string }): Promise<SignedIn> {
+/** The request a session starts from: only its User-Agent is kept, to tell sessions apart. */
+export interface ClientInfo {
+  userAgent?: string | null;
+}
+
+export async function signUp(db: Db, input: { email: string; password: string }, client: ClientInfo = {}): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
   const id = newId();
   const passwordHash = await hashPassword(input.password);
-  const session = await newSession(db, id);
+  const session = await newSession(db, id, client.userAgent);
   try {
     // Account, its free membership and the first session land together or not at all.
     await db.batch([
@@ -63,12 +71,12 @@ const INVALID_LOGIN = "Email or password is incorrect.";
 const signerOf = async (db: Db, email: string): Promise<DeviceSigner | undefined> =>
   (await db.select({ id: accounts.id, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, normalizeEmail(email))))[0];
 
-export async function logIn(db: Db, input: { email: string; password: string }): Promise<SignedIn> {
+export async function logIn(db: Db, input: { email: string; password: string }, client: ClientInfo = {}): Promise<SignedIn> {
   const row = await signerOf(db, input.email);
   // Verify even for unknown emails so the response time does not reveal which exist.
   const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!row || !ok) throw new AppError("invalid_credentials", INVALID_LOGIN);
-  const session = await newSession(db, row.id);
+  const session = await newSession(db, row.id, client.userAgent);
   await session.insert;
   return { token: session.token, account: (await getAccount(db, row.id))!, deviceToken: await issueDeviceToken(row) };
 }
@@ -83,14 +91,22 @@ export async function knownDevice(db: Db, email: string, deviceToken: string): P
 const SESSION_REQUIRED = "Sign in first: send `Authorization: Bearer <session token>` from POST /auth/login.";
 
 /** Session tokens are accepted only by /auth and /account routes; API keys are refused here and vice versa. */
-export async function authenticateSession(db: Db, token: string | undefined): Promise<{ accountId: string; sessionId: string }> {
+export interface SessionAuthentication {
+  accountId: string;
+  sessionId: string;
+  /** Set when lastUsedAt is over a minute old: refresh it off the response path. */
+  touch?: () => Promise<unknown>;
+}
+
+export async function authenticateSession(db: Db, token: string | undefined): Promise<SessionAuthentication> {
   if (!token || !/^todo_sess_[0-9A-Za-z]{43}$/.test(token)) throw new AppError("unauthorized", SESSION_REQUIRED);
   const [row] = await db
-    .select({ accountId: sessions.accountId, sessionId: sessions.id })
+    .select({ accountId: sessions.accountId, sessionId: sessions.id, stale: staleSessionSql })
     .from(sessions)
     .where(and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSql)));
   if (!row) throw new AppError("unauthorized", SESSION_REQUIRED);
-  return row;
+  const { stale, ...session } = row;
+  return stale ? { ...session, touch: () => touchSession(db, session.sessionId) } : session;
 }
 
 export async function logOut(db: Db, sessionId: string): Promise<void> {

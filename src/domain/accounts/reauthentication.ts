@@ -1,0 +1,42 @@
+import { eq } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { accounts } from "../../db/schema";
+import { AppError } from "../errors";
+import { hashPassword, verifyPassword } from "./password";
+import { endOtherSessions } from "./sessions";
+
+/**
+ * Acts that a stolen session must not be enough for (a new password, erasure) ask for the password
+ * again. The caller counts the attempt against the sign-in limits first (http/sign-in.ts).
+ */
+export interface AccountSecret {
+  id: string;
+  email: string;
+  passwordHash: string;
+}
+
+export async function accountSecret(db: Db, accountId: string): Promise<AccountSecret> {
+  const [row] = await db
+    .select({ id: accounts.id, email: accounts.email, passwordHash: accounts.passwordHash })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  if (!row) throw new AppError("unauthorized", "The account no longer exists.");
+  return row;
+}
+
+/** Throws `invalid_credentials` naming `field` when the password is not the account's. */
+export async function confirmPassword(account: AccountSecret, password: string, field: string): Promise<void> {
+  if (!(await verifyPassword(password, account.passwordHash))) {
+    throw new AppError("invalid_credentials", "The password is incorrect.", [{ path: field, message: "is incorrect" }]);
+  }
+}
+
+/**
+ * The new password and the end of every other session, in one batch: a thief signed in elsewhere
+ * is out the moment the password changes. API keys are left alone (they are separate credentials
+ * a person revokes one by one), and device tokens die with the old hash they were signed with.
+ */
+export async function changePassword(db: Db, account: AccountSecret, keepSessionId: string, newPassword: string): Promise<void> {
+  const passwordHash = await hashPassword(newPassword);
+  await db.batch([db.update(accounts).set({ passwordHash }).where(eq(accounts.id, account.id)), endOtherSessions(db, account.id, keepSessionId)]);
+}

@@ -1,0 +1,33 @@
+import * as z from "zod";
+import { EXPORT_FORMAT } from "../domain/accounts/export";
+import { Task, Timestamp } from "../domain/tasks/schemas";
+import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
+
+/**
+ * The shape of `GET /account/export`, published as JSON Schema in the OpenAPI document. The
+ * document is written by a stream (domain/accounts/export.ts), not by this schema;
+ * test/account/export.test.ts parses a real export with it, so the two cannot drift apart.
+ */
+export const AccountExport = z
+  .object({
+    format: z.literal(EXPORT_FORMAT).openapi({ description: "Name and version of this document's shape." }),
+    exportedAt: z.string().openapi({ description: "When the export was made (RFC 3339 UTC)." }),
+    account: z.object({
+      id: z.string(),
+      email: z.string(),
+      timeZone: z.string().openapi({ description: "IANA time zone in which repeating tasks advance." }),
+      createdAt: Timestamp,
+    }),
+    membership: Membership,
+    apiKeys: z.array(ApiKeySummary).openapi({ description: "Every key, revoked and expired ones too: name, hint and dates. Never a key or its hash." }),
+    sessions: z.array(SessionSummary).openapi({ description: "The signed-in sessions that are still live. Never a token or its hash." }),
+    tasks: z
+      .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
+      .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),
+  })
+  .openapi("AccountExport", {
+    description:
+      "Everything the service keeps about an account (GDPR art. 15 and 20). There are no lists or connected apps " +
+      "yet: a task's `listId` is its only list data, and no third-party app can be connected; both will be added " +
+      "here when the service has them (the `format` version will say so).",
+  });

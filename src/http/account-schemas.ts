@@ -1,0 +1,38 @@
+import * as z from "zod";
+
+/** Pieces shared by the session routes' files (account.ts, account-security.ts, account-data.ts). */
+
+export const json = <T extends z.ZodType>(schema: T) => ({ content: { "application/json": { schema } } });
+export const body = <T extends z.ZodType>(schema: T) => ({ body: { required: true, ...json(schema) } });
+export const session = [{ sessionAuth: [] }];
+
+/** The password rule of sign-up, also for a new password. */
+export const NewPassword = z.string().min(10, { error: "must be at least 10 characters" }).max(1024);
+/** A password being checked: any length a sign-up could have set. */
+export const GivenPassword = z.string().min(1, { error: "must not be empty" }).max(1024);
+
+export const Membership = z.object({
+  plan: z.enum(["free", "max"]),
+  active: z.boolean(),
+  expiresAt: z.string().nullable(),
+});
+
+export const ApiKeySummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  hint: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  expiresAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+});
+
+export const SessionSummary = z
+  .object({
+    id: z.string(),
+    createdAt: z.string().openapi({ description: "When it signed in (RFC 3339 UTC)." }),
+    lastUsedAt: z.string().nullable().openapi({ description: "Last request with it, refreshed at most once a minute." }),
+    userAgent: z.string().nullable().openapi({ description: "The browser or client that signed in, as it named itself (at most 256 characters)." }),
+    current: z.boolean().openapi({ description: "True for the session that sent this request." }),
+  })
+  .openapi("Session");

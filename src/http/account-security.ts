@@ -1,0 +1,54 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import * as z from "zod";
+import { changePassword } from "../domain/accounts/reauthentication";
+import { endSession, listSessions } from "../domain/accounts/sessions";
+import type { AppEnv } from "../env";
+import { body, GivenPassword, json, NewPassword, session, SessionSummary } from "./account-schemas";
+import { errorResponses } from "./problem";
+import { reauthenticate } from "./sign-in";
+
+/** The account's sessions (see them, end one: a lost laptop) and its password. Guards come from createAccountApp. */
+
+const PasswordChange = z.strictObject({
+  currentPassword: GivenPassword,
+  newPassword: NewPassword,
+});
+
+export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      method: "get", path: "/account/sessions", operationId: "listSessions", security: session,
+      responses: { 200: { description: "The account's live sessions, newest first.", ...json(z.object({ data: z.array(SessionSummary) })) }, ...errorResponses("unauthorized", "rate_limited") },
+    }),
+    async (c) => c.json({ data: await listSessions(c.var.db, c.var.actor.accountId, c.var.sessionId) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete", path: "/account/sessions/{id}", operationId: "endSession", security: session,
+      request: { params: z.object({ id: z.string().max(100) }) },
+      responses: { 204: { description: "Ended; its token fails from the next request on." }, ...errorResponses("unauthorized", "not_found", "rate_limited") },
+    }),
+    async (c) => {
+      await endSession(c.var.db, c.var.actor.accountId, c.req.valid("param").id);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post", path: "/account/password", operationId: "changePassword", security: session, request: body(PasswordChange),
+      responses: {
+        204: { description: "Changed. Every other session has ended; this one and the API keys keep working." },
+        // invalid_credentials: the current password is wrong (counted like a sign-in attempt).
+        ...errorResponses("validation_failed", "unauthorized", "invalid_credentials", "payload_too_large", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      const { currentPassword, newPassword } = c.req.valid("json");
+      const account = await reauthenticate(c, currentPassword, "currentPassword");
+      await changePassword(c.var.db, account, c.var.sessionId, newPassword);
+      return c.body(null, 204);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { AccountExport } from "../../src/http/account-export";
+import { call, json, maxUser } from "../helpers";
+import { seededAccount } from "./seed";
+
+describe("GET /account/export", () => {
+  it("holds exactly the account's data, as a download in the documented shape", async () => {
+    const mine = await seededAccount("export-mine");
+    const theirs = await seededAccount("export-theirs");
+    const res = await call("/account/export", { token: mine.session });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="todo-export-\d{4}-\d\d-\d\d\.json"$/);
+    const text = await res.text();
+    const doc = AccountExport.parse(JSON.parse(text));
+
+    expect(doc.account).toMatchObject({ id: mine.accountId, email: mine.email, timeZone: "UTC" });
+    expect(doc.membership).toMatchObject({ plan: "max", active: true });
+    // Completed tasks included, deleted ones not.
+    const { open, done, idempotent } = mine.taskIds;
+    expect(doc.tasks.map((t) => t.id).sort()).toEqual([open, done, idempotent].sort());
+    expect(doc.tasks.find((t) => t.id === done)).toMatchObject({ completed: true });
+    expect(doc.tasks.find((t) => t.id === open)).toMatchObject({ title: "export-mine open", notes: "some notes", due: "2026-12-24", listId: "home" });
+    // Revoked keys too, as metadata only.
+    expect(doc.apiKeys.map((k) => k.id).sort()).toEqual([mine.keyId, mine.revokedKeyId].sort());
+    expect(doc.sessions).toHaveLength(2);
+    expect(doc.sessions.filter((s) => s.current)).toHaveLength(1);
+
+    // Nothing of the other account, no secret and no hash.
+    for (const needle of [theirs.accountId, theirs.email, "export-theirs", mine.key, mine.session, mine.secondSession, "export-mine deleted"]) {
+      expect(text, needle).not.toContain(needle);
+    }
+    expect(text).not.toMatch(/[0-9a-f]{64}/);
+    expect(text).not.toMatch(/keyHash|tokenHash|passwordHash|pbkdf2/);
+  });
+
+  it("exports an account with no tasks as an empty list", async () => {
+    const user = await maxUser("export-empty");
+    const doc = AccountExport.parse(await json(await call("/account/export", { token: user.session })));
+    expect(doc.tasks).toEqual([]);
+  });
+
+  it("pages through more tasks than one page holds, in id order, none twice", async () => {
+    const user = await maxUser("export-pages");
+    const { env } = await import("cloudflare:workers");
+    const { EXPORT_PAGE_SIZE } = await import("../../src/domain/accounts/export");
+    const count = EXPORT_PAGE_SIZE * 2 + 7;
+    const ids = Array.from({ length: count }, (_, i) => `t-${String(i).padStart(5, "0")}`);
+    const statements = [];
+    for (let i = 0; i < ids.length; i += 25) {
+      const chunk = ids.slice(i, i + 25);
+      statements.push(env.DB.prepare(`INSERT INTO tasks (id, account_id, title) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`).bind(...chunk.flatMap((id) => [id, user.accountId, `task ${id}`])));
+    }
+    await env.DB.batch(statements);
+    const doc = AccountExport.parse(await json(await call("/account/export", { token: user.session })));
+    expect(doc.tasks.map((t) => t.id)).toEqual(ids);
+  });
+
+  it("refuses an API key and a missing session with 401 problem+json", async () => {
+    const user = await maxUser("export-key");
+    for (const token of [user.key, undefined]) {
+      const res = await call("/account/export", { token });
+      expect(res.status).toBe(401);
+      expect(res.headers.get("content-type")).toBe("application/problem+json");
+    }
+  });
+});
