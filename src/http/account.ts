@@ -43,7 +43,8 @@ const AccountPatch = z.strictObject({
 });
 
 const NewApiKey = z.strictObject({
-  name: z.string().trim().min(1, { error: "must not be empty" }).max(100),
+  // A lone surrogate becomes U+FFFD before counting, as in task text (tasks/schemas.ts).
+  name: z.string().overwrite((s) => s.toWellFormed()).trim().min(1, { error: "must not be empty" }).max(100),
   expiresAt: z.iso
     .datetime({ offset: true, error: "must be an RFC 3339 date-time" })
     .refine((v) => Date.parse(v) > Date.now(), { message: "must be in the future" })

@@ -67,3 +67,14 @@ describe("lone surrogates in task text", () => {
     expect(read.title).toBe(REPLACED.repeat(500));
   });
 });
+
+describe("lone surrogates in an API key's name", () => {
+  it("are stored as U+FFFD, so the listed name is what was counted", async () => {
+    const user = await maxUser("surrogates");
+    const created = await call("/account/api-keys", { token: user.session, body: { name: `k${LONE.repeat(99)}` } });
+    expect(created.status).toBe(201);
+    expect((await json(created)).name).toBe(`k${REPLACED.repeat(99)}`);
+    const listed = (await json(await call("/account/api-keys", { token: user.session }))).data;
+    expect(listed.map((k: { name: string }) => k.name)).toContain(`k${REPLACED.repeat(99)}`);
+  });
+});
