@@ -75,7 +75,9 @@ function run(cmd, args) {
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
     child.on("error", fail);
-    child.on("exit", (code) => (code === 0 ? ok(out) : fail(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${out}`))));
+    child.on("exit", (code) =>
+      code === 0 ? ok(out) : fail(new Error(`${cmd} ${args.join(" ")} exited ${code}\n${out}`)),
+    );
   });
 }
 
@@ -100,8 +102,24 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
 }
 
 async function startServer(port, adminToken) {
-  const args = ["dev", "--port", String(port), "--ip", "127.0.0.1", "--log-level", "error", "--persist-to", persistDir,
-    "--show-interactive-dev-session=false", "--var", "RATE_LIMITS:off", "--var", "BENCH_ROUTES:on", "--var", `ADMIN_TOKEN:${adminToken}`];
+  const args = [
+    "dev",
+    "--port",
+    String(port),
+    "--ip",
+    "127.0.0.1",
+    "--log-level",
+    "error",
+    "--persist-to",
+    persistDir,
+    "--show-interactive-dev-session=false",
+    "--var",
+    "RATE_LIMITS:off",
+    "--var",
+    "BENCH_ROUTES:on",
+    "--var",
+    `ADMIN_TOKEN:${adminToken}`,
+  ];
   const started = performance.now();
   server = spawn("wrangler", args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let log = "";
@@ -123,7 +141,11 @@ let base;
 async function call(path, { method = "GET", token, body, headers = {} } = {}) {
   const res = await fetch(base + path, {
     method,
-    headers: { ...(body ? { "content-type": "application/json" } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    headers: {
+      ...(body ? { "content-type": "application/json" } : {}),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
     body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
   });
   const text = await res.text();
@@ -132,13 +154,20 @@ async function call(path, { method = "GET", token, body, headers = {} } = {}) {
 
 async function must(path, options, expected) {
   const res = await call(path, options);
-  if (res.status !== expected) throw new Error(`${options?.method ?? "GET"} ${path}: expected ${expected}, got ${res.status} ${res.text.slice(0, 300)}`);
+  if (res.status !== expected)
+    throw new Error(
+      `${options?.method ?? "GET"} ${path}: expected ${expected}, got ${res.status} ${res.text.slice(0, 300)}`,
+    );
   return res.text ? JSON.parse(res.text) : undefined;
 }
 
 async function maxAccount(label, adminToken) {
   const email = `bench-${label}-${randomBytes(4).toString("hex")}@example.com`;
-  const { token } = await must("/auth/signup", { method: "POST", body: { email, password: randomBytes(12).toString("base64url") } }, 201);
+  const { token } = await must(
+    "/auth/signup",
+    { method: "POST", body: { email, password: randomBytes(12).toString("base64url") } },
+    201,
+  );
   await must("/admin/memberships", { method: "PUT", token: adminToken, body: { email, plan: "max" } }, 200);
   const { key } = await must("/account/api-keys", { method: "POST", token, body: { name: `bench ${label}` } }, 201);
   return key;
@@ -150,7 +179,15 @@ async function seedTasks(key, count) {
   const worker = async () => {
     while (next < count) {
       const i = next++;
-      const task = await must("/api/v1/tasks", { method: "POST", token: key, body: { title: `Seeded task ${i}`, notes: "Benchmark data.", due: "2026-12-24" } }, 201);
+      const task = await must(
+        "/api/v1/tasks",
+        {
+          method: "POST",
+          token: key,
+          body: { title: `Seeded task ${i}`, notes: "Benchmark data.", due: "2026-12-24" },
+        },
+        201,
+      );
       ids.push(task.id);
     }
   };
@@ -160,7 +197,11 @@ async function seedTasks(key, count) {
 
 /** MCP answers JSON or a one-event SSE stream; either way, the JSON-RPC message. */
 function mcpMessage(text) {
-  const data = text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).join("");
+  const data = text
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(5))
+    .join("");
   return JSON.parse(data || text);
 }
 
@@ -194,7 +235,8 @@ function serverCpuMs() {
       const proc = ticksOf(readFileSync(`/proc/${pid}/stat`, "utf8"));
       if (proc.pgrp !== server.pid) continue;
       ticks += proc.ticks;
-      for (const tid of readdirSync(`/proc/${pid}/task`)) threads.set(tid, ticksOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")).ticks);
+      for (const tid of readdirSync(`/proc/${pid}/task`))
+        threads.set(tid, ticksOf(readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8")).ticks);
     } catch {}
   }
   const ms = (t) => (t * 1000) / ticksPerSecond;
@@ -209,15 +251,25 @@ function cpuBetween(before, after) {
   return { cpuMs: after.total - before.total, threadMs };
 }
 
-const percentile = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null);
-const round = (x, digits = 2) => (x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits)));
+const percentile = (sorted, p) =>
+  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null;
+const round = (x, digits = 2) =>
+  x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits));
 
 /** One autocannon run; returns the raw samples so that slices of one row can be merged. */
 function load(row, connections, seconds) {
   const sample = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuMs: null, threadMs: null };
   const started = performance.now();
   const cpuBefore = serverCpuMs();
-  const instance = autocannon({ url: base + row.path, method: row.method, headers: row.headers, body: row.body, connections, duration: seconds, timeout: 10 });
+  const instance = autocannon({
+    url: base + row.path,
+    method: row.method,
+    headers: row.headers,
+    body: row.body,
+    connections,
+    duration: seconds,
+    timeout: 10,
+  });
   // autocannon's histogram keeps whole milliseconds; these are the exact response times.
   instance.on("response", (_client, status, _bytes, ms) => {
     sample.latencies.push(ms);
@@ -235,12 +287,15 @@ function load(row, connections, seconds) {
 function summarize(row, slices) {
   const latencies = slices.flatMap((s) => s.latencies).sort((x, y) => x - y);
   const statuses = {};
-  for (const s of slices) for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
+  for (const s of slices)
+    for (const [code, n] of Object.entries(s.statuses)) statuses[code] = (statuses[code] ?? 0) + n;
   const elapsed = slices.reduce((t, s) => t + s.elapsed, 0);
   const sum = (key) => (slices.every((s) => s[key] !== null) ? slices.reduce((t, s) => t + s[key], 0) : null);
   const cpuMs = sum("cpuMs");
   const threadMs = sum("threadMs");
-  const unexpected = Object.entries(statuses).filter(([code]) => Number(code) !== row.expect).reduce((n, [, c]) => n + c, 0);
+  const unexpected = Object.entries(statuses)
+    .filter(([code]) => Number(code) !== row.expect)
+    .reduce((n, [, c]) => n + c, 0);
   return {
     requests: latencies.length,
     rps: round(latencies.length / elapsed, 1),
@@ -279,7 +334,16 @@ console.log("Preparing: assets, local D1 migrations, wrangler dev …");
 await run("npm", ["run", "--silent", "assets"]);
 await run("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir]);
 // The write baseline's table: only in this throwaway database, never in a migration (src/http/bench.ts).
-await run("wrangler", ["d1", "execute", "DB", "--local", "--persist-to", persistDir, "--command", "CREATE TABLE bench_writes (n INTEGER PRIMARY KEY, at TEXT NOT NULL)"]);
+await run("wrangler", [
+  "d1",
+  "execute",
+  "DB",
+  "--local",
+  "--persist-to",
+  persistDir,
+  "--command",
+  "CREATE TABLE bench_writes (n INTEGER PRIMARY KEY, at TEXT NOT NULL)",
+]);
 const port = await freePort();
 const started = await startServer(port, adminToken);
 base = started.base;
@@ -288,7 +352,11 @@ console.log(`wrangler dev ready on ${base} after ${started.readyMs} ms`);
 const seedStart = performance.now();
 // A `since` before the seed returns every task, read from D1 each time (since syncs are never held).
 const beforeSeed = new Date(Date.now() - 60_000).toISOString();
-const [key100, key1000, keyWrite] = await Promise.all([maxAccount("100", adminToken), maxAccount("1000", adminToken), maxAccount("write", adminToken)]);
+const [key100, key1000, keyWrite] = await Promise.all([
+  maxAccount("100", adminToken),
+  maxAccount("1000", adminToken),
+  maxAccount("write", adminToken),
+]);
 await seedTasks(key100, 100);
 await seedTasks(key1000, 1000);
 const [patchId] = await seedTasks(keyWrite, 1);
@@ -298,7 +366,8 @@ console.log(`Seeded 100 + 1,000 tasks in ${seedMs} ms`);
 const auth = (key) => ({ authorization: `Bearer ${key}` });
 const json = { "content-type": "application/json" };
 const mcpHeaders = (key) => ({ ...auth(key), ...json, accept: "application/json, text/event-stream" });
-const toolCall = (name, args) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
+const toolCall = (name, args) =>
+  JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } });
 
 // Calendar pack: `de` if the catalogue has it, else its first pack; the ETag comes from a first GET.
 let packId = "de";
@@ -317,18 +386,99 @@ const list100Bytes = Buffer.byteLength((await call("/api/v1/tasks", { token: key
 const allRows = [
   { id: "a", label: "(a) GET /api/v1/ — no I/O", method: "GET", path: "/api/v1/", expect: 200 },
   { id: "b", label: "(b) GET /_bench/d1 — one SELECT 1", method: "GET", path: "/_bench/d1", expect: 200 },
-  { id: "bWrite", label: "(b) as a write: one trivial INSERT (diagnostic)", method: "POST", path: "/_bench/d1", expect: 200 },
-  { id: "bPayload", label: `(b) padded to ${list100Bytes} bytes, the 100-task list's size`, method: "GET", path: `/_bench/d1?pad=${list100Bytes}`, expect: 200 },
-  { id: "list100", label: "GET /api/v1/tasks (100 tasks)", method: "GET", path: "/api/v1/tasks", headers: auth(key100), expect: 200 },
-  { id: "list100Read", label: "GET /api/v1/tasks?since=… (100 tasks, read each time)", method: "GET", path: `/api/v1/tasks?since=${encodeURIComponent(beforeSeed)}`, headers: auth(key100), expect: 200 },
-  { id: "list1000", label: "GET /api/v1/tasks (1,000 tasks)", method: "GET", path: "/api/v1/tasks", headers: auth(key1000), expect: 200 },
-  { id: "create", label: "POST /api/v1/tasks", method: "POST", path: "/api/v1/tasks", headers: { ...auth(keyWrite), ...json }, body: JSON.stringify({ title: "Bench task", due: "2026-12-24" }), expect: 201 },
-  { id: "update", label: "PATCH /api/v1/tasks/{id}", method: "PATCH", path: `/api/v1/tasks/${patchId}`, headers: { ...auth(keyWrite), ...json }, body: JSON.stringify({ title: "Bench task, patched" }), expect: 200 },
+  {
+    id: "bWrite",
+    label: "(b) as a write: one trivial INSERT (diagnostic)",
+    method: "POST",
+    path: "/_bench/d1",
+    expect: 200,
+  },
+  {
+    id: "bPayload",
+    label: `(b) padded to ${list100Bytes} bytes, the 100-task list's size`,
+    method: "GET",
+    path: `/_bench/d1?pad=${list100Bytes}`,
+    expect: 200,
+  },
+  {
+    id: "list100",
+    label: "GET /api/v1/tasks (100 tasks)",
+    method: "GET",
+    path: "/api/v1/tasks",
+    headers: auth(key100),
+    expect: 200,
+  },
+  {
+    id: "list100Read",
+    label: "GET /api/v1/tasks?since=… (100 tasks, read each time)",
+    method: "GET",
+    path: `/api/v1/tasks?since=${encodeURIComponent(beforeSeed)}`,
+    headers: auth(key100),
+    expect: 200,
+  },
+  {
+    id: "list1000",
+    label: "GET /api/v1/tasks (1,000 tasks)",
+    method: "GET",
+    path: "/api/v1/tasks",
+    headers: auth(key1000),
+    expect: 200,
+  },
+  {
+    id: "create",
+    label: "POST /api/v1/tasks",
+    method: "POST",
+    path: "/api/v1/tasks",
+    headers: { ...auth(keyWrite), ...json },
+    body: JSON.stringify({ title: "Bench task", due: "2026-12-24" }),
+    expect: 201,
+  },
+  {
+    id: "update",
+    label: "PATCH /api/v1/tasks/{id}",
+    method: "PATCH",
+    path: `/api/v1/tasks/${patchId}`,
+    headers: { ...auth(keyWrite), ...json },
+    body: JSON.stringify({ title: "Bench task, patched" }),
+    expect: 200,
+  },
   // limit 100 so MCP returns the same 100 tasks as the REST row it is compared with (its default page is 50).
-  { id: "mcpList", label: "MCP tools/call list_tasks (100 tasks)", method: "POST", path: "/mcp", headers: mcpHeaders(key100), body: toolCall("list_tasks", { limit: 100 }), expect: 200, mcp: true },
-  { id: "mcpCreate", label: "MCP tools/call create_task", method: "POST", path: "/mcp", headers: mcpHeaders(keyWrite), body: toolCall("create_task", { title: "Bench task via MCP" }), expect: 200, mcp: true },
-  { id: "pack", label: `GET /api/v1/calendars/${packId}`, method: "GET", path: `/api/v1/calendars/${packId}`, expect: 200 },
-  { id: "pack304", label: `GET /api/v1/calendars/${packId} (If-None-Match → 304)`, method: "GET", path: `/api/v1/calendars/${packId}`, headers: etag ? { "if-none-match": etag } : {}, expect: 304, needsEtag: true },
+  {
+    id: "mcpList",
+    label: "MCP tools/call list_tasks (100 tasks)",
+    method: "POST",
+    path: "/mcp",
+    headers: mcpHeaders(key100),
+    body: toolCall("list_tasks", { limit: 100 }),
+    expect: 200,
+    mcp: true,
+  },
+  {
+    id: "mcpCreate",
+    label: "MCP tools/call create_task",
+    method: "POST",
+    path: "/mcp",
+    headers: mcpHeaders(keyWrite),
+    body: toolCall("create_task", { title: "Bench task via MCP" }),
+    expect: 200,
+    mcp: true,
+  },
+  {
+    id: "pack",
+    label: `GET /api/v1/calendars/${packId}`,
+    method: "GET",
+    path: `/api/v1/calendars/${packId}`,
+    expect: 200,
+  },
+  {
+    id: "pack304",
+    label: `GET /api/v1/calendars/${packId} (If-None-Match → 304)`,
+    method: "GET",
+    path: `/api/v1/calendars/${packId}`,
+    headers: etag ? { "if-none-match": etag } : {},
+    expect: 304,
+    needsEtag: true,
+  },
 ];
 
 const only = process.env.BENCH_ROWS?.split(",").map((id) => id.trim());
@@ -339,10 +489,12 @@ async function preflight(row) {
   if (row.needsEtag && !etag) return { skip: "not available: no ETag on the pack response" };
   const res = await call(row.path, { method: row.method, headers: row.headers, body: row.body });
   if (res.status === 404) return { skip: "not available (404)" };
-  if (res.status !== row.expect) return { error: `expected ${row.expect}, got ${res.status}: ${res.text.slice(0, 200)}` };
+  if (res.status !== row.expect)
+    return { error: `expected ${row.expect}, got ${res.status}: ${res.text.slice(0, 200)}` };
   if (row.mcp) {
     const message = mcpMessage(res.text);
-    if (message.error || message.result?.isError) return { error: `MCP error: ${JSON.stringify(message.error ?? message.result).slice(0, 200)}` };
+    if (message.error || message.result?.isError)
+      return { error: `MCP error: ${JSON.stringify(message.error ?? message.result).slice(0, 200)}` };
   }
   return { bytes: Buffer.byteLength(res.text) };
 }
@@ -372,7 +524,10 @@ for (const c of CONNECTIONS) {
   for (const row of active) {
     const r = summarize(row, slices.get(row));
     row.runs[c] = r;
-    if (r.unexpected || r.errors) problems.push(`${row.label} @${c}: ${r.unexpected} unexpected statuses ${JSON.stringify(r.statuses)}, ${r.errors} errors`);
+    if (r.unexpected || r.errors)
+      problems.push(
+        `${row.label} @${c}: ${r.unexpected} unexpected statuses ${JSON.stringify(r.statuses)}, ${r.errors} errors`,
+      );
     console.log(`${row.label} @${c}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms`);
   }
 }
@@ -454,22 +609,37 @@ for (const row of rows) {
     );
   }
 }
-lines.push("", "Targets (ratios of throughput in this run, [90% interval over its rounds]; informational, never the exit code):");
+lines.push(
+  "",
+  "Targets (ratios of throughput in this run, [90% interval over its rounds]; informational, never the exit code):",
+);
 for (const t of targets) {
   const parts = CONNECTIONS.map((c) => {
     const r = t.results[c];
     const verdict = r.pass === null ? "n/a" : `${r.pass ? "ok" : "MISS"}${r.clear === false ? "?" : ""}`;
-    return `@${c}: ${pad(r.ratio, 4)} ${pad(verdict, 5)} ${r.interval90 ? `[${r.interval90.map((x) => x.toFixed(2)).join("–")}]` : ""}`.padEnd(30);
+    return `@${c}: ${pad(r.ratio, 4)} ${pad(verdict, 5)} ${r.interval90 ? `[${r.interval90.map((x) => x.toFixed(2)).join("–")}]` : ""}`.padEnd(
+      30,
+    );
   });
   lines.push(`  ${pad(t.name, 68)} ${parts.join(" ")}`.trimEnd());
 }
 lines.push(`  ${pad(zeroNon2xx.name, 68)} ${zeroNon2xx.pass ? "ok" : "FAIL"}`);
 const unclear = targets.flatMap((t) => CONNECTIONS.filter((c) => t.results[c].clear === false));
-if (unclear.length) lines.push(`  ?: ${unclear.length} verdict(s) within this run's noise (the interval spans the threshold): a rerun may flip them.`);
-const payloadRatios = CONNECTIONS.map((c) => `@${c}: ${ratio(byId.list100?.runs?.[c]?.rps ?? null, byId.bPayload?.runs?.[c]?.rps) ?? "–"}`);
-lines.push("", `Diagnostic: GET /api/v1/tasks (100) ÷ (b) padded to the same bytes, throughput   ${payloadRatios.join("   ")}`);
+if (unclear.length)
+  lines.push(
+    `  ?: ${unclear.length} verdict(s) within this run's noise (the interval spans the threshold): a rerun may flip them.`,
+  );
+const payloadRatios = CONNECTIONS.map(
+  (c) => `@${c}: ${ratio(byId.list100?.runs?.[c]?.rps ?? null, byId.bPayload?.runs?.[c]?.rps) ?? "–"}`,
+);
+lines.push(
+  "",
+  `Diagnostic: GET /api/v1/tasks (100) ÷ (b) padded to the same bytes, throughput   ${payloadRatios.join("   ")}`,
+);
 for (const write of ["create", "update"].filter((id) => byId[id]?.runs)) {
-  const floor = CONNECTIONS.map((c) => `@${c}: ${ratio(byId[write]?.runs?.[c]?.rps ?? null, byId.bWrite?.runs?.[c]?.rps) ?? "–"}`);
+  const floor = CONNECTIONS.map(
+    (c) => `@${c}: ${ratio(byId[write]?.runs?.[c]?.rps ?? null, byId.bWrite?.runs?.[c]?.rps) ?? "–"}`,
+  );
   lines.push(`Diagnostic: ${pad(`${byId[write]?.label} ÷ (b) as a write, throughput`, 73)} ${floor.join("   ")}`);
 }
 
@@ -484,16 +654,29 @@ const machine = {
   loadAverage: { start: startLoad, end: loadavg().map((x) => round(x)) },
   d1: { directory: d1Parent, filesystem: filesystemOf(d1Parent) },
 };
-console.log(`\nMachine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, wrangler ${machine.wrangler}, autocannon ${machine.autocannon}`);
+console.log(
+  `\nMachine: ${machine.cores} cores (${machine.cpuModel}), ${machine.memoryGiB} GiB, Node ${machine.node}, wrangler ${machine.wrangler}, autocannon ${machine.autocannon}`,
+);
 console.log(`Local D1 in ${machine.d1.directory} (${machine.d1.filesystem})`);
-console.log(`Load average at start ${machine.loadAverage.start.join(" ")}, at end ${machine.loadAverage.end.join(" ")} (other processes share these cores)`);
-console.log(`Each row: ${WARMUP} s warm-up at 10 connections, then ${DURATION} × 1 s at each of ${CONNECTIONS.join(" and ")} connections, rows taking turns. Latencies in ms.`);
+console.log(
+  `Load average at start ${machine.loadAverage.start.join(" ")}, at end ${machine.loadAverage.end.join(" ")} (other processes share these cores)`,
+);
+console.log(
+  `Each row: ${WARMUP} s warm-up at 10 connections, then ${DURATION} × 1 s at each of ${CONNECTIONS.join(" and ")} connections, rows taking turns. Latencies in ms.`,
+);
 for (const c of CONNECTIONS) {
   const slices = byId[BASELINE].runs?.[c]?.sliceRps;
-  if (slices) console.log(`Noise: baseline (b) per-second throughput @${c} ranged ${Math.min(...slices)}–${Math.max(...slices)} req/s.`);
+  if (slices)
+    console.log(
+      `Noise: baseline (b) per-second throughput @${c} ranged ${Math.min(...slices)}–${Math.max(...slices)} req/s.`,
+    );
 }
-const busy = CONNECTIONS.map((c) => `@${c} ${Math.round((byId[BASELINE].runs?.[c]?.busiestThreadUtilisation ?? Number.NaN) * 100)}%`);
-console.log(`cpu ms: server CPU per response, all processes; thr ms: its busiest thread's (baseline (b) kept it busy ${busy.join(", ")}).`);
+const busy = CONNECTIONS.map(
+  (c) => `@${c} ${Math.round((byId[BASELINE].runs?.[c]?.busiestThreadUtilisation ?? Number.NaN) * 100)}%`,
+);
+console.log(
+  `cpu ms: server CPU per response, all processes; thr ms: its busiest thread's (baseline (b) kept it busy ${busy.join(", ")}).`,
+);
 console.log("");
 console.log(lines.join("\n"));
 
@@ -501,7 +684,13 @@ mkdirSync(join(root, "bench"), { recursive: true });
 const results = {
   startedAt: startedAt.toISOString(),
   finishedAt: new Date().toISOString(),
-  settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, connections: CONNECTIONS, baseline: BASELINE, server: "wrangler dev --log-level error --var RATE_LIMITS:off --var BENCH_ROUTES:on" },
+  settings: {
+    durationSeconds: DURATION,
+    warmupSeconds: WARMUP,
+    connections: CONNECTIONS,
+    baseline: BASELINE,
+    server: "wrangler dev --log-level error --var RATE_LIMITS:off --var BENCH_ROUTES:on",
+  },
   machine,
   server: { readyMs: started.readyMs },
   seed: { tasks: { list100: 100, list1000: 1000 }, ms: seedMs },

@@ -94,12 +94,20 @@ function eventsOf(id, country, state) {
 }
 
 /** What a subdivision pack must differ in to be worth publishing next to its country's. */
-const signature = (events) => events.map((e) => `${e.date}|${e.endDate ?? ""}|${e.name}|${e.type}|${e.substitute ?? ""}`).join("\n");
+const signature = (events) =>
+  events.map((e) => `${e.date}|${e.endDate ?? ""}|${e.name}|${e.type}|${e.substitute ?? ""}`).join("\n");
 
 // Skip the ~4 s of date computation when nothing that shapes the output changed since the last run.
 const stampFile = join(root, "node_modules", ".cache", "build-calendars.stamp");
 const stamp = createHash("sha256")
-  .update([readFileSync(fileURLToPath(import.meta.url), "utf8"), dataVersion, generatedAt, readFileSync(join(dataDir, "holidays.json"))].join("\0"))
+  .update(
+    [
+      readFileSync(fileURLToPath(import.meta.url), "utf8"),
+      dataVersion,
+      generatedAt,
+      readFileSync(join(dataDir, "holidays.json")),
+    ].join("\0"),
+  )
   .digest("hex");
 if (!process.argv.includes("--force") && existsSync(join(outDir, "manifest.json")) && existsSync(stampFile)) {
   const [previous, files] = readFileSync(stampFile, "utf8").split(" ");
@@ -123,7 +131,14 @@ for (const country of Object.keys(countries).sort()) {
     if (!/^[a-z]{2}-[a-z0-9]+$/.test(stateId)) throw new Error(`unexpected subdivision code ${country}-${state}`);
     const own = eventsOf(stateId, country, state);
     if (signature(own.events) === signature(base.events)) continue;
-    packs.push({ id: stateId, name: `${states[state]} (${countries[country]})`, country, region: state, ...own, sources });
+    packs.push({
+      id: stateId,
+      name: `${states[state]} (${countries[country]})`,
+      country,
+      region: state,
+      ...own,
+      sources,
+    });
   }
 }
 

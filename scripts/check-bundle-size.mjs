@@ -43,4 +43,5 @@ if (gzip > LIMIT_KIB * 1024) {
   console.error(`Bundle gzip size ${kib(gzip)} is over the ${LIMIT_KIB} KiB limit.`);
   process.exit(1);
 }
-if (gzip > BUDGET_KIB * 1024) console.warn(`Warning: bundle gzip size ${kib(gzip)} is over the ${BUDGET_KIB} KiB budget.`);
+if (gzip > BUDGET_KIB * 1024)
+  console.warn(`Warning: bundle gzip size ${kib(gzip)} is over the ${BUDGET_KIB} KiB budget.`);

@@ -39,4 +39,6 @@ const { key } = await call("/account/api-keys", { token, body: { name: "demo key
 console.log(`Demo account: ${email}  password: ${password}  (plan: Max)`);
 console.log(`API key (shown once): ${key}\n`);
 console.log(`curl -s ${base}/api/v1/tasks -H "Authorization: Bearer ${key}"`);
-console.log(`curl -s ${base}/api/v1/tasks -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"title":"My first task","due":"2026-12-24"}'`);
+console.log(
+  `curl -s ${base}/api/v1/tasks -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '{"title":"My first task","due":"2026-12-24"}'`,
+);

@@ -18,7 +18,8 @@ createServer(async (req, res) => {
   for await (const chunk of req) chunks.push(chunk);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
-    if (value !== undefined && !["host", "connection", "content-length"].includes(name)) headers.set(name, String(value));
+    if (value !== undefined && !["host", "connection", "content-length"].includes(name))
+      headers.set(name, String(value));
   }
   headers.set("authorization", `Bearer ${key}`);
   try {
@@ -28,7 +29,9 @@ createServer(async (req, res) => {
       body: ["GET", "HEAD"].includes(req.method ?? "GET") ? undefined : Buffer.concat(chunks),
     });
     // fetch has already decoded a compressed body: its encoding and length headers no longer apply.
-    const answer = Object.fromEntries([...upstream.headers].filter(([name]) => !["content-encoding", "content-length"].includes(name)));
+    const answer = Object.fromEntries(
+      [...upstream.headers].filter(([name]) => !["content-encoding", "content-length"].includes(name)),
+    );
     res.writeHead(upstream.status, answer);
     if (upstream.body) Readable.fromWeb(upstream.body).pipe(res);
     else res.end();

@@ -14,9 +14,16 @@ try {
   const create = async () => {
     while (next < TASKS) {
       const n = next++;
-      const body = { title: `Task ${n}: renew the passport and book the dentist`, due: `2027-${String((n % 12) + 1).padStart(2, "0")}-15` };
+      const body = {
+        title: `Task ${n}: renew the passport and book the dentist`,
+        due: `2027-${String((n % 12) + 1).padStart(2, "0")}-15`,
+      };
       if (n % 3 === 0) body.notes = "Bring the old passport, two photos and the form printed on both sides.";
-      const res = await fetch(`${server.base}/api/v1/tasks`, { method: "POST", headers: { Authorization: `Bearer ${user.key}`, "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${server.base}/api/v1/tasks`, {
+        method: "POST",
+        headers: { Authorization: `Bearer ${user.key}`, "Content-Type": "application/json" },
+        body: JSON.stringify(body),
+      });
       if (res.status !== 201) throw new Error(`create answered ${res.status}: ${await res.text()}`);
     }
   };
@@ -31,7 +38,9 @@ try {
     const text = await res.text();
     const all = performance.now() - started;
     const tasks = JSON.parse(text).tasks.length;
-    console.log(`run ${run}: ${res.status}, ${Buffer.byteLength(text)} bytes, ${tasks} tasks, first byte ${firstByte.toFixed(0)} ms, all ${all.toFixed(0)} ms`);
+    console.log(
+      `run ${run}: ${res.status}, ${Buffer.byteLength(text)} bytes, ${tasks} tasks, first byte ${firstByte.toFixed(0)} ms, all ${all.toFixed(0)} ms`,
+    );
   }
 } finally {
   await server.stop();

@@ -21,5 +21,6 @@ export default {
       ? mcpHandler().then(({ handleMcp }) => handleMcp(request, env, ctx))
       : honoApp().fetch(request, env, ctx),
   // Cron Trigger (wrangler.toml): tombstones after 90 days, expired idempotency records and sessions.
-  scheduled: (_controller, env, ctx) => ctx.waitUntil(purgeExpired(createDb(env.DB)).then((purged) => console.log("purged", purged))),
+  scheduled: (_controller, env, ctx) =>
+    ctx.waitUntil(purgeExpired(createDb(env.DB)).then((purged) => console.log("purged", purged))),
 } satisfies ExportedHandler<Env>;

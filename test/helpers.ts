@@ -19,7 +19,9 @@ export function call(path: string, options: CallOptions = {}): Promise<Response>
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     if (!headers.has("content-type")) headers.set("Content-Type", "application/json");
   }
-  return exports.default.fetch(new Request(`${BASE}${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body }));
+  return exports.default.fetch(
+    new Request(`${BASE}${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body }),
+  );
 }
 
 export async function json<T = any>(response: Response): Promise<T> {
@@ -27,7 +29,8 @@ export async function json<T = any>(response: Response): Promise<T> {
 }
 
 let counter = 0;
-export const uniqueEmail = (label = "user") => `${label}-${Date.now()}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+export const uniqueEmail = (label = "user") =>
+  `${label}-${Date.now()}-${++counter}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 
 export interface TestAccount {
   email: string;

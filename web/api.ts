@@ -130,6 +130,7 @@ export const api = {
   changePassword: (token: string, body: { currentPassword: string; newPassword: string }) =>
     call<void>("/account/password", { method: "POST", body, token }),
   exportAccount: (token: string) => download("/account/export", token),
-  deleteAccount: (token: string, password: string) => call<void>("/account", { method: "DELETE", body: { password }, token }),
+  deleteAccount: (token: string, password: string) =>
+    call<void>("/account", { method: "DELETE", body: { password }, token }),
   root: () => call<ApiRoot>("/api/v1/"),
 };

@@ -20,8 +20,16 @@ export function snippets({ mcp, rest }: Endpoints, key: string | null): Record<s
   const bearer = `Bearer ${secret}`;
   const exportLine = `export TODO_API_KEY=${shellQuote(secret)}`;
   return {
-    "snippet-mcp-json": JSON.stringify({ mcpServers: { [SERVER_NAME]: { url: mcp, headers: { Authorization: bearer } } } }, null, 2),
-    "snippet-vscode": JSON.stringify({ servers: { [SERVER_NAME]: { type: "http", url: mcp, headers: { Authorization: bearer } } } }, null, 2),
+    "snippet-mcp-json": JSON.stringify(
+      { mcpServers: { [SERVER_NAME]: { url: mcp, headers: { Authorization: bearer } } } },
+      null,
+      2,
+    ),
+    "snippet-vscode": JSON.stringify(
+      { servers: { [SERVER_NAME]: { type: "http", url: mcp, headers: { Authorization: bearer } } } },
+      null,
+      2,
+    ),
     "snippet-claude-code": `claude mcp add --transport http ${SERVER_NAME} ${mcp} \\\n  --header ${shellQuote(`Authorization: ${bearer}`)}`,
     "snippet-curl-rest": [
       exportLine,

@@ -50,7 +50,11 @@ export function announce(message: string): void {
 }
 
 /** Copies a field's value; falls back to selecting it so the person can press Ctrl+C / ⌘C. */
-export async function copyText(text: string, source: HTMLInputElement | HTMLElement, button: HTMLButtonElement): Promise<void> {
+export async function copyText(
+  text: string,
+  source: HTMLInputElement | HTMLElement,
+  button: HTMLButtonElement,
+): Promise<void> {
   const label = button.dataset.label ?? button.textContent ?? "Copy";
   button.dataset.label = label;
   let copied = false;
@@ -95,7 +99,11 @@ function selectContents(source: HTMLElement): void {
  * Marks a button busy while a request runs. It stays focusable (aria-disabled, not disabled)
  * so keyboard focus is not lost; a second activation while busy is ignored.
  */
-export async function busy<T>(button: HTMLButtonElement, label: string, work: () => Promise<T>): Promise<T | undefined> {
+export async function busy<T>(
+  button: HTMLButtonElement,
+  label: string,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
   if (button.getAttribute("aria-busy") === "true") return undefined;
   const original = button.textContent ?? "";
   button.setAttribute("aria-busy", "true");

@@ -21,7 +21,12 @@ function keyItem(key: ApiKey, onRevoke: (key: ApiKey) => void): HTMLLIElement {
   const item = h(
     "li",
     { class: isActive(key) ? "key" : "key key--inactive", "data-key-id": key.id },
-    h("div", { class: "key__head" }, h("h4", { class: "key__name" }, key.name), h("code", { class: "key__hint" }, key.hint)),
+    h(
+      "div",
+      { class: "key__head" },
+      h("h4", { class: "key__name" }, key.name),
+      h("code", { class: "key__hint" }, key.hint),
+    ),
     h(
       "dl",
       { class: "key__meta" },
@@ -32,7 +37,12 @@ function keyItem(key: ApiKey, onRevoke: (key: ApiKey) => void): HTMLLIElement {
   );
   if (isActive(key)) {
     // The visible word stays in the accessible name; the hidden part says which key.
-    const button = h("button", { type: "button", class: "button button--danger-outline" }, "Revoke", h("span", { class: "visually-hidden" }, ` key ${key.name}`));
+    const button = h(
+      "button",
+      { type: "button", class: "button button--danger-outline" },
+      "Revoke",
+      h("span", { class: "visually-hidden" }, ` key ${key.name}`),
+    );
     button.addEventListener("click", () => onRevoke(key));
     item.append(button);
   }
@@ -80,7 +90,12 @@ export function showNewKey(created: ApiKey & { key: string }, onDone: () => void
         " Only a hash is stored. If you lose it, revoke it and create a new one.",
       ),
       h("label", { for: "new-key-value" }, "API key"),
-      h("div", { class: "copy-row" }, input, h("button", { type: "button", class: "button", "data-copy": "new-key-value" }, "Copy key")),
+      h(
+        "div",
+        { class: "copy-row" },
+        input,
+        h("button", { type: "button", class: "button", "data-copy": "new-key-value" }, "Copy key"),
+      ),
       h("p", { class: "hint" }, "The configuration snippets below include this key until you close this panel."),
       done,
     ),

@@ -48,7 +48,11 @@ function handleError(error: unknown, form?: HTMLFormElement): void {
     return;
   }
   if (form) showApiError(form, error, LABELS);
-  else showNotice(error instanceof ApiError ? error.detail : "Something went wrong. Reload the page and try again.", "error");
+  else
+    showNotice(
+      error instanceof ApiError ? error.detail : "Something went wrong. Reload the page and try again.",
+      "error",
+    );
 }
 
 function renderMembership(membership: Membership): void {
@@ -57,7 +61,11 @@ function renderMembership(membership: Membership): void {
   if (membership.active) {
     badge.textContent = "Max";
     badge.className = "badge badge--max";
-    detail.replaceChildren(...(membership.expiresAt ? ["Active until ", timeElement(membership.expiresAt, formatDateTime), "."] : ["Active, with no end date."]));
+    detail.replaceChildren(
+      ...(membership.expiresAt
+        ? ["Active until ", timeElement(membership.expiresAt, formatDateTime), "."]
+        : ["Active, with no end date."]),
+    );
   } else {
     badge.textContent = "Free";
     badge.className = "badge badge--free";
@@ -114,7 +122,11 @@ async function revoke(key: ApiKey): Promise<void> {
   }
 }
 
-function wireAuthForm(id: string, submit: (email: string, password: string) => Promise<{ token: string; account: Account }>, minPassword: number): void {
+function wireAuthForm(
+  id: string,
+  submit: (email: string, password: string) => Promise<{ token: string; account: Account }>,
+  minPassword: number,
+): void {
   const form = byId<HTMLFormElement>(id);
   const button = form.querySelector<HTMLButtonElement>("button[type=submit]")!;
   form.addEventListener("submit", async (event) => {
@@ -126,7 +138,8 @@ function wireAuthForm(id: string, submit: (email: string, password: string) => P
     const problems: Record<string, string> = {};
     if (!EMAIL.test(email)) problems.email = "Enter an email address, like name@example.com.";
     if (password.length < minPassword) {
-      problems.password = minPassword > 1 ? `Password must be at least ${minPassword} characters.` : "Enter your password.";
+      problems.password =
+        minPassword > 1 ? `Password must be at least ${minPassword} characters.` : "Enter your password.";
     }
     if (Object.keys(problems).length) return showErrors(form, problems, "Please correct the marked fields.");
     try {
@@ -222,7 +235,10 @@ async function start(): Promise<void> {
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return handleError(error);
     byId("loading").hidden = true;
-    showNotice(`Could not load your account. ${error instanceof ApiError ? error.detail : ""} Reload the page to try again.`, "error");
+    showNotice(
+      `Could not load your account. ${error instanceof ApiError ? error.detail : ""} Reload the page to try again.`,
+      "error",
+    );
   }
 }
 

@@ -12,7 +12,12 @@ function sessionItem(session: Session, onEnd: (session: Session) => void): HTMLL
   const item = h(
     "li",
     { class: "key", "data-session-id": session.id },
-    h("div", { class: "key__head" }, h("h4", { class: "key__name" }, name), session.current ? h("span", { class: "badge badge--max" }, "This device") : null),
+    h(
+      "div",
+      { class: "key__head" },
+      h("h4", { class: "key__name" }, name),
+      session.current ? h("span", { class: "badge badge--max" }, "This device") : null,
+    ),
     h(
       "dl",
       { class: "key__meta" },
@@ -22,7 +27,12 @@ function sessionItem(session: Session, onEnd: (session: Session) => void): HTMLL
   );
   // This device ends its session with Sign out; the others get a button.
   if (!session.current) {
-    const button = h("button", { type: "button", class: "button button--danger-outline" }, "End session", h("span", { class: "visually-hidden" }, ` on ${name}`));
+    const button = h(
+      "button",
+      { type: "button", class: "button button--danger-outline" },
+      "End session",
+      h("span", { class: "visually-hidden" }, ` on ${name}`),
+    );
     button.addEventListener("click", () => onEnd(session));
     item.append(button);
   }
@@ -46,7 +56,10 @@ export function describeLosses(email: string, plan: string, activeKeys: number):
  * Cancel close it. `submit` gets the password and resolves true once the account is gone, or false
  * to keep the dialog open with its error shown.
  */
-export function openDeleteDialog(submit: (password: string, form: HTMLFormElement) => Promise<boolean>, onClose: (deleted: boolean) => void): void {
+export function openDeleteDialog(
+  submit: (password: string, form: HTMLFormElement) => Promise<boolean>,
+  onClose: (deleted: boolean) => void,
+): void {
   const dialog = byId<HTMLDialogElement>("delete-dialog");
   const form = byId<HTMLFormElement>("delete-form");
   const cancel = byId<HTMLButtonElement>("delete-cancel");

@@ -28,13 +28,18 @@ type Placeholders<V> = { [K in keyof V]: Placeholder<K & string> };
  * perf on workerd). A scalar subquery is opaque to that, is evaluated once per statement, and still
  * lets the planner use the index it compares with.
  */
-export function compiled<V extends Record<string, unknown>>(build: (db: Db, values: Placeholders<V>) => { prepare(): unknown }) {
+export function compiled<V extends Record<string, unknown>>(
+  build: (db: Db, values: Placeholders<V>) => { prepare(): unknown },
+) {
   // One prepared query per Drizzle instance, that is per D1 binding (see client.ts).
   const prepared = new WeakMap<Db, PreparedQuery>();
   const preparedFor = (db: Db) => {
     let query = prepared.get(db);
     if (!query) {
-      const placeholders = new Proxy({}, { get: (_, name) => sql`(SELECT ${sql.placeholder(String(name))})` }) as unknown as Placeholders<V>;
+      const placeholders = new Proxy(
+        {},
+        { get: (_, name) => sql`(SELECT ${sql.placeholder(String(name))})` },
+      ) as unknown as Placeholders<V>;
       query = build(db, placeholders).prepare() as PreparedQuery;
       prepared.set(db, query);
     }

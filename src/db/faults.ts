@@ -30,10 +30,12 @@ const unavailablePatterns = [
  * listing-chunks.ts), more bound parameters than D1 takes, a value D1 cannot bind. (A missing table
  * stays `unavailable`: between a deploy and its migration, a retry is the right advice.)
  */
-const permanent = /constraint failed|SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)\b|too big|too many SQL variables|D1_TYPE_ERROR/i;
+const permanent =
+  /constraint failed|SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)\b|too big|too many SQL variables|D1_TYPE_ERROR/i;
 
 /** Whether D1 refused a value over SQLite's size limit (the error travels wrapped by drizzle). */
-export const isTooBig = (e: unknown) => chain(e).some((c) => /SQLITE_TOOBIG|string or blob too big/i.test(messageOf(c)));
+export const isTooBig = (e: unknown) =>
+  chain(e).some((c) => /SQLITE_TOOBIG|string or blob too big/i.test(messageOf(c)));
 
 /** The error and its `cause`s, outermost first (drizzle wraps D1's error in a DrizzleQueryError). */
 function chain(e: unknown): unknown[] {

@@ -29,7 +29,9 @@ export const memberships = sqliteTable("memberships", {
   accountId: text("account_id")
     .primaryKey()
     .references(() => accounts.id, { onDelete: "cascade" }),
-  plan: text("plan", { enum: ["free", "max"] }).notNull().default("free"),
+  plan: text("plan", { enum: ["free", "max"] })
+    .notNull()
+    .default("free"),
   /** null means the plan has no end. */
   expiresAt: text("expires_at"),
   updatedAt: text("updated_at").notNull().default(nowSql),

@@ -12,17 +12,28 @@ import { jsonBody } from "./validation";
 
 /** The account's data as a whole: take it out (GDPR art. 15, 20), erase it (art. 17). Guards come from createAccountApp. */
 
-const Erasure = z.strictObject({ password: GivenPassword.openapi({ description: "The account's password, asked again." }) });
+const Erasure = z.strictObject({
+  password: GivenPassword.openapi({ description: "The account's password, asked again." }),
+});
 
 export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
-      method: "get", path: "/account/export", operationId: "exportAccount", security: session,
-      description: "One JSON document with everything the account holds, as a download (`Content-Disposition: attachment`). It is streamed, a page of tasks at a time.",
+      method: "get",
+      path: "/account/export",
+      operationId: "exportAccount",
+      security: session,
+      description:
+        "One JSON document with everything the account holds, as a download (`Content-Disposition: attachment`). It is streamed, a page of tasks at a time.",
       responses: {
         200: {
           description: "The export.",
-          headers: { "Content-Disposition": { schema: { type: "string" }, description: 'attachment; filename="todo-export-<date>.json"' } },
+          headers: {
+            "Content-Disposition": {
+              schema: { type: "string" },
+              description: 'attachment; filename="todo-export-<date>.json"',
+            },
+          },
           ...json(AccountExport),
         },
         ...errorResponses("unauthorized", "rate_limited"),
@@ -41,7 +52,11 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(
     createRoute({
-      method: "delete", path: "/account", operationId: "deleteAccount", security: session, request: body(Erasure),
+      method: "delete",
+      path: "/account",
+      operationId: "deleteAccount",
+      security: session,
+      request: body(Erasure),
       // A DELETE usually has no body; this one carries the password, checked like every JSON body.
       middleware: [jsonBody] as const,
       description:
@@ -51,7 +66,13 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
       responses: {
         204: { description: "Erased." },
         // invalid_credentials: the password is wrong (counted like a sign-in attempt).
-        ...errorResponses("validation_failed", "unauthorized", "invalid_credentials", "payload_too_large", "rate_limited"),
+        ...errorResponses(
+          "validation_failed",
+          "unauthorized",
+          "invalid_credentials",
+          "payload_too_large",
+          "rate_limited",
+        ),
       },
     }),
     async (c) => {

@@ -19,8 +19,12 @@ export const AccountExport = z
       createdAt: Timestamp,
     }),
     membership: Membership,
-    apiKeys: z.array(ApiKeySummary).openapi({ description: "Every key, revoked and expired ones too: name, hint and dates. Never a key or its hash." }),
-    sessions: z.array(SessionSummary).openapi({ description: "The signed-in sessions that are still live. Never a token or its hash." }),
+    apiKeys: z.array(ApiKeySummary).openapi({
+      description: "Every key, revoked and expired ones too: name, hint and dates. Never a key or its hash.",
+    }),
+    sessions: z
+      .array(SessionSummary)
+      .openapi({ description: "The signed-in sessions that are still live. Never a token or its hash." }),
     tasks: z
       .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
       .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),

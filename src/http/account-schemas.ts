@@ -31,8 +31,14 @@ export const SessionSummary = z
   .object({
     id: z.string(),
     createdAt: z.string().openapi({ description: "When it signed in (RFC 3339 UTC)." }),
-    lastUsedAt: z.string().nullable().openapi({ description: "Last request with it, refreshed at most once a minute." }),
-    userAgent: z.string().nullable().openapi({ description: "The browser or client that signed in, as it named itself (at most 256 characters)." }),
+    lastUsedAt: z
+      .string()
+      .nullable()
+      .openapi({ description: "Last request with it, refreshed at most once a minute." }),
+    userAgent: z
+      .string()
+      .nullable()
+      .openapi({ description: "The browser or client that signed in, as it named itself (at most 256 characters)." }),
     current: z.boolean().openapi({ description: "True for the session that sent this request." }),
   })
   .openapi("Session");

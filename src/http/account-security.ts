@@ -17,17 +17,32 @@ const PasswordChange = z.strictObject({
 export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
-      method: "get", path: "/account/sessions", operationId: "listSessions", security: session,
-      responses: { 200: { description: "The account's live sessions, newest first.", ...json(z.object({ data: z.array(SessionSummary) })) }, ...errorResponses("unauthorized", "rate_limited") },
+      method: "get",
+      path: "/account/sessions",
+      operationId: "listSessions",
+      security: session,
+      responses: {
+        200: {
+          description: "The account's live sessions, newest first.",
+          ...json(z.object({ data: z.array(SessionSummary) })),
+        },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
     }),
     async (c) => c.json({ data: await listSessions(c.var.db, c.var.actor.accountId, c.var.sessionId) }, 200),
   );
 
   app.openapi(
     createRoute({
-      method: "delete", path: "/account/sessions/{id}", operationId: "endSession", security: session,
+      method: "delete",
+      path: "/account/sessions/{id}",
+      operationId: "endSession",
+      security: session,
       request: { params: z.object({ id: z.string().max(100) }) },
-      responses: { 204: { description: "Ended; its token fails from the next request on." }, ...errorResponses("unauthorized", "not_found", "rate_limited") },
+      responses: {
+        204: { description: "Ended; its token fails from the next request on." },
+        ...errorResponses("unauthorized", "not_found", "rate_limited"),
+      },
     }),
     async (c) => {
       await endSession(c.var.db, c.var.actor.accountId, c.req.valid("param").id);
@@ -37,11 +52,21 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(
     createRoute({
-      method: "post", path: "/account/password", operationId: "changePassword", security: session, request: body(PasswordChange),
+      method: "post",
+      path: "/account/password",
+      operationId: "changePassword",
+      security: session,
+      request: body(PasswordChange),
       responses: {
         204: { description: "Changed. Every other session has ended; this one and the API keys keep working." },
         // invalid_credentials: the current password is wrong (counted like a sign-in attempt).
-        ...errorResponses("validation_failed", "unauthorized", "invalid_credentials", "payload_too_large", "rate_limited"),
+        ...errorResponses(
+          "validation_failed",
+          "unauthorized",
+          "invalid_credentials",
+          "payload_too_large",
+          "rate_limited",
+        ),
       },
     }),
     async (c) => {

@@ -39,12 +39,21 @@ const isTimeZone = (tz: string) => {
 };
 
 const AccountPatch = z.strictObject({
-  timeZone: z.string().max(64).refine(isTimeZone, { message: "must be an IANA time zone, e.g. Europe/Berlin" }).optional(),
+  timeZone: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, { message: "must be an IANA time zone, e.g. Europe/Berlin" })
+    .optional(),
 });
 
 const NewApiKey = z.strictObject({
   // A lone surrogate becomes U+FFFD before counting, as in task text (tasks/schemas.ts).
-  name: z.string().overwrite((s) => s.toWellFormed()).trim().min(1, { error: "must not be empty" }).max(100),
+  name: z
+    .string()
+    .overwrite((s) => s.toWellFormed())
+    .trim()
+    .min(1, { error: "must not be empty" })
+    .max(100),
   expiresAt: z.iso
     .datetime({ offset: true, error: "must be an RFC 3339 date-time" })
     .refine((v) => Date.parse(v) > Date.now(), { message: "must be in the future" })
@@ -64,11 +73,19 @@ export function createAccountApp() {
 
   app.openapi(
     createRoute({
-      method: "post", path: "/auth/signup", operationId: "signUp", request: body(Credentials),
-      responses: { 201: { description: "Signed up and signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited") },
+      method: "post",
+      path: "/auth/signup",
+      operationId: "signUp",
+      request: body(Credentials),
+      responses: {
+        201: { description: "Signed up and signed in.", ...json(SessionResult) },
+        ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited"),
+      },
     }),
     async (c) => {
-      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.req.valid("json"), { userAgent: c.req.header("user-agent") });
+      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.req.valid("json"), {
+        userAgent: c.req.header("user-agent"),
+      });
       rememberDevice(c, deviceToken);
       return c.json(signedIn, 201);
     },
@@ -76,21 +93,36 @@ export function createAccountApp() {
 
   app.openapi(
     createRoute({
-      method: "post", path: "/auth/login", operationId: "logIn", request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
-      responses: { 200: { description: "Signed in.", ...json(SessionResult) }, ...errorResponses("validation_failed", "invalid_credentials", "payload_too_large", "rate_limited") },
+      method: "post",
+      path: "/auth/login",
+      operationId: "logIn",
+      request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
+      responses: {
+        200: { description: "Signed in.", ...json(SessionResult) },
+        ...errorResponses("validation_failed", "invalid_credentials", "payload_too_large", "rate_limited"),
+      },
     }),
     async (c) => {
       const credentials = c.req.valid("json");
       // Backoff per email before the password is checked; unknown emails are counted the same way.
-      for (const [name, value] of Object.entries(await limitLogin(c, credentials.email))) c.header(name, value, { append: true });
-      const { deviceToken, ...signedIn } = await logIn(c.var.db, credentials, { userAgent: c.req.header("user-agent") });
+      for (const [name, value] of Object.entries(await limitLogin(c, credentials.email)))
+        c.header(name, value, { append: true });
+      const { deviceToken, ...signedIn } = await logIn(c.var.db, credentials, {
+        userAgent: c.req.header("user-agent"),
+      });
       rememberDevice(c, deviceToken);
       return c.json(signedIn, 200);
     },
   );
 
   app.openapi(
-    createRoute({ method: "post", path: "/auth/logout", operationId: "logOut", security: session, responses: { 204: { description: "Signed out." }, ...errorResponses("unauthorized") } }),
+    createRoute({
+      method: "post",
+      path: "/auth/logout",
+      operationId: "logOut",
+      security: session,
+      responses: { 204: { description: "Signed out." }, ...errorResponses("unauthorized") },
+    }),
     async (c) => {
       await logOut(c.var.db, c.var.sessionId);
       return c.body(null, 204);
@@ -104,32 +136,70 @@ export function createAccountApp() {
   };
 
   app.openapi(
-    createRoute({ method: "get", path: "/account", operationId: "getAccount", security: session, responses: { 200: { description: "The signed-in account.", ...json(Account) }, ...errorResponses("unauthorized", "rate_limited") } }),
+    createRoute({
+      method: "get",
+      path: "/account",
+      operationId: "getAccount",
+      security: session,
+      responses: {
+        200: { description: "The signed-in account.", ...json(Account) },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
+    }),
     async (c) => c.json(await accountOrThrow(c), 200),
   );
 
   app.openapi(
     createRoute({
-      method: "patch", path: "/account", operationId: "updateAccount", security: session, request: body(AccountPatch),
-      responses: { 200: { description: "The updated account.", ...json(Account) }, ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited") },
+      method: "patch",
+      path: "/account",
+      operationId: "updateAccount",
+      security: session,
+      request: body(AccountPatch),
+      responses: {
+        200: { description: "The updated account.", ...json(Account) },
+        ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),
+      },
     }),
     async (c) => c.json(await updateAccount(c.var.db, c.var.actor.accountId, c.req.valid("json")), 200),
   );
 
   app.openapi(
     createRoute({
-      method: "get", path: "/account/api-keys", operationId: "listApiKeys", security: session,
-      responses: { 200: { description: "The account's keys, without their secrets.", ...json(z.object({ data: z.array(ApiKeySummary) })) }, ...errorResponses("unauthorized", "rate_limited") },
+      method: "get",
+      path: "/account/api-keys",
+      operationId: "listApiKeys",
+      security: session,
+      responses: {
+        200: {
+          description: "The account's keys, without their secrets.",
+          ...json(z.object({ data: z.array(ApiKeySummary) })),
+        },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
     }),
     async (c) => c.json({ data: await listApiKeys(c.var.db, c.var.actor.accountId) }, 200),
   );
 
   app.openapi(
     createRoute({
-      method: "post", path: "/account/api-keys", operationId: "createApiKey", security: session, request: body(NewApiKey),
+      method: "post",
+      path: "/account/api-keys",
+      operationId: "createApiKey",
+      security: session,
+      request: body(NewApiKey),
       responses: {
-        201: { description: "The new key. `key` is shown only in this response.", ...json(ApiKeySummary.extend({ key: z.string() })) },
-        ...errorResponses("validation_failed", "unauthorized", "key_limit_reached", "payload_too_large", "rate_limited"),
+        201: {
+          description: "The new key. `key` is shown only in this response.",
+          ...json(ApiKeySummary.extend({ key: z.string() })),
+        },
+        ...errorResponses(
+          "validation_failed",
+          "unauthorized",
+          "key_limit_reached",
+          "payload_too_large",
+          "rate_limited",
+        ),
       },
     }),
     async (c) => c.json(await createApiKey(c.var.db, c.var.actor.accountId, c.req.valid("json")), 201),
@@ -137,9 +207,15 @@ export function createAccountApp() {
 
   app.openapi(
     createRoute({
-      method: "delete", path: "/account/api-keys/{id}", operationId: "revokeApiKey", security: session,
+      method: "delete",
+      path: "/account/api-keys/{id}",
+      operationId: "revokeApiKey",
+      security: session,
       request: { params: z.object({ id: z.string().max(100) }) },
-      responses: { 204: { description: "Revoked; the key fails from the next request on." }, ...errorResponses("unauthorized", "not_found", "rate_limited") },
+      responses: {
+        204: { description: "Revoked; the key fails from the next request on." },
+        ...errorResponses("unauthorized", "not_found", "rate_limited"),
+      },
     }),
     async (c) => {
       await revokeApiKey(c.var.db, c.var.actor.accountId, c.req.valid("param").id);

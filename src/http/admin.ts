@@ -33,7 +33,9 @@ export function createAdminApp() {
 
   app.openapi(
     createRoute({
-      method: "put", path: "/admin/memberships", operationId: "setMembership",
+      method: "put",
+      path: "/admin/memberships",
+      operationId: "setMembership",
       request: { body: { required: true, content: { "application/json": { schema: MembershipGrant } } } },
       responses: {
         200: { description: "The account with its new membership." },

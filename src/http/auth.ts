@@ -37,7 +37,9 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
  * (no active Max) come from the verb's own batch, before any of its results are used.
  */
 export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: KeyCaller) => Promise<Outcome<T>>): Promise<T> {
-  const outcome = await verb({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
+  const outcome = await verb({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) =>
+    failedKeyAttempt(c.env, c.req.raw, e),
+  );
   acceptKey(c, outcome.auth);
   return outcome.value;
 }
@@ -48,7 +50,9 @@ export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: KeyCalle
  * requests pay this round trip; a valid one is judged inside its verb's batch.
  */
 export async function judgeKey(c: Context<AppEnv>): Promise<void> {
-  const { auth } = await resolveCaller({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
+  const { auth } = await resolveCaller({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) =>
+    failedKeyAttempt(c.env, c.req.raw, e),
+  );
   acceptKey(c, auth);
 }
 

@@ -33,7 +33,10 @@ export function registerBenchRoutes(app: OpenAPIHono<AppEnv>) {
       .catch((error: unknown) => {
         // Drizzle wraps the D1 error; its cause carries SQLite's message.
         if (`${error} ${(error as { cause?: unknown }).cause}`.includes("no such table")) {
-          throw new AppError("not_found", `The write baseline needs a \`${BENCH_WRITES_TABLE}\` table; npm run bench creates it in its throwaway D1.`);
+          throw new AppError(
+            "not_found",
+            `The write baseline needs a \`${BENCH_WRITES_TABLE}\` table; npm run bench creates it in its throwaway D1.`,
+          );
         }
         throw error;
       });

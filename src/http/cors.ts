@@ -42,7 +42,16 @@ const grant = cors({
   origin: (origin) => origin,
   allowMethods: ["GET", "POST", "PATCH", "PUT", "DELETE", "OPTIONS"],
   allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "If-Match", "If-None-Match"],
-  exposeHeaders: ["ETag", "Location", "Link", "Idempotent-Replayed", "Retry-After", "RateLimit", "RateLimit-Policy", "WWW-Authenticate"],
+  exposeHeaders: [
+    "ETag",
+    "Location",
+    "Link",
+    "Idempotent-Replayed",
+    "Retry-After",
+    "RateLimit",
+    "RateLimit-Policy",
+    "WWW-Authenticate",
+  ],
   maxAge: 600,
 });
 
@@ -55,7 +64,10 @@ export const privateCors: MiddlewareHandler<AppEnv> = async (c, next) => {
   const origin = c.req.header("origin");
   if (origin === undefined) return next();
   if (!originAllowedFor(origin, c.req.url, c.env.ALLOWED_ORIGINS ?? "")) {
-    throw new AppError("forbidden_origin", "This Origin may not call this route. Ask the operator to add it to ALLOWED_ORIGINS.");
+    throw new AppError(
+      "forbidden_origin",
+      "This Origin may not call this route. Ask the operator to add it to ALLOWED_ORIGINS.",
+    );
   }
   return grant(c, next);
 };

@@ -31,16 +31,28 @@ const titleOf = (code: ErrorCode) => code.replaceAll("_", " ").replace(/^./, (c)
 
 export const Problem = z
   .object({
-    type: z.string().openapi({ description: "URI naming the problem type; ends in the `code`.", example: "https://todo.example.com/problems/validation_failed" }),
+    type: z.string().openapi({
+      description: "URI naming the problem type; ends in the `code`.",
+      example: "https://todo.example.com/problems/validation_failed",
+    }),
     title: z.string().openapi({ description: "Short summary of the problem type.", example: "Validation failed" }),
     status: z.number().int().openapi({ description: "The HTTP status code.", example: 400 }),
-    detail: z.string().openapi({ description: "What went wrong in this request, for people.", example: "The request body is invalid." }),
-    code: z.enum(errorCodes).openapi({ description: "Stable machine-readable error code.", example: "validation_failed" }),
+    detail: z.string().openapi({
+      description: "What went wrong in this request, for people.",
+      example: "The request body is invalid.",
+    }),
+    code: z
+      .enum(errorCodes)
+      .openapi({ description: "Stable machine-readable error code.", example: "validation_failed" }),
     errors: z
       .array(
         z.object({
-          path: z.string().openapi({ description: "Dotted path of the field; \"\" for the whole input.", example: "title" }),
-          message: z.string().openapi({ description: "What is wrong with it.", example: "must be at most 500 characters" }),
+          path: z
+            .string()
+            .openapi({ description: 'Dotted path of the field; "" for the whole input.', example: "title" }),
+          message: z
+            .string()
+            .openapi({ description: "What is wrong with it.", example: "must be at most 500 characters" }),
         }),
       )
       .optional()

@@ -12,7 +12,8 @@ export function publicOrigin(env: Partial<Pick<Env, "PUBLIC_ORIGIN">> | undefine
 }
 
 /** `path` (starting with "/") as an absolute URL on the public origin. */
-export const absoluteUrl = (env: Partial<Pick<Env, "PUBLIC_ORIGIN">> | undefined, requestUrl: string, path: string) => `${publicOrigin(env, requestUrl)}${path}`;
+export const absoluteUrl = (env: Partial<Pick<Env, "PUBLIC_ORIGIN">> | undefined, requestUrl: string, path: string) =>
+  `${publicOrigin(env, requestUrl)}${path}`;
 
 // Parsed once per value; a value that is not an http(s) origin is reported once and ignored.
 const parsed = new Map<string, string | null>();

@@ -96,7 +96,8 @@ export async function consume(env: Env, policy: RatePolicy, key: string, what: s
 }
 
 /** Per API key, by the key's SHA-256 (never the secret): counted before any D1 work. */
-export const limitApiKey = (env: Env, keyHash: string) => consume(env, RATE_POLICIES.perKey, keyHash, "requests per API key");
+export const limitApiKey = (env: Env, keyHash: string) =>
+  consume(env, RATE_POLICIES.perKey, keyHash, "requests per API key");
 
 /**
  * A failed API-key attempt counts against the caller's IP. Past the quota the answer is 429
@@ -119,13 +120,21 @@ const limitBy =
   };
 
 /** Per client IP on the sign-up and sign-in routes, counted before the body is read. */
-export const limitAuthByIp = limitBy(RATE_POLICIES.perIp, (c) => `auth:${clientIp(c.req.raw)}`, "sign-up and sign-in requests per client IP");
+export const limitAuthByIp = limitBy(
+  RATE_POLICIES.perIp,
+  (c) => `auth:${clientIp(c.req.raw)}`,
+  "sign-up and sign-in requests per client IP",
+);
 
 /**
  * Per account on the session routes, after the session is known (401 first) and before the body
  * (then 400). Per account rather than per session: signing in again buys no fresh budget.
  */
-export const limitAccount = limitBy(RATE_POLICIES.perAccount, (c) => `account:${c.var.actor.accountId}`, "requests per account on the account routes");
+export const limitAccount = limitBy(
+  RATE_POLICIES.perAccount,
+  (c) => `account:${c.var.actor.accountId}`,
+  "requests per account on the account routes",
+);
 
 /** Adds the RateLimit headers to a response whose headers may be immutable (e.g. from a fetch). */
 export function withRateHeaders(response: Response, headers: RateHeaders): Response {
@@ -149,14 +158,23 @@ function setHeaders(target: Headers, headers: RateHeaders) {
   }
 }
 
-const header = (description: string, example: string) => ({ description, schema: { type: "string" as const, example } });
+const header = (description: string, example: string) => ({
+  description,
+  schema: { type: "string" as const, example },
+});
 
 /** The limits in the OpenAPI document: 429 and the RateLimit headers on every task operation. */
 export function documentRateLimits(app: OpenAPIHono<AppEnv>, pathPrefix = "/tasks") {
   const { perKey, perIp } = RATE_POLICIES;
   const rateHeaders = {
-    "RateLimit-Policy": header(`The quota: ${perKey.quota} requests per ${perKey.window} s per API key.`, `"per-key";q=${perKey.quota};w=${perKey.window}`),
-    RateLimit: header("Remaining requests (`r`, approximate) and seconds until the window resets (`t`).", `"per-key";r=119;t=42`),
+    "RateLimit-Policy": header(
+      `The quota: ${perKey.quota} requests per ${perKey.window} s per API key.`,
+      `"per-key";q=${perKey.quota};w=${perKey.window}`,
+    ),
+    RateLimit: header(
+      "Remaining requests (`r`, approximate) and seconds until the window resets (`t`).",
+      `"per-key";r=119;t=42`,
+    ),
   };
   const tooMany = {
     description: `\`rate_limited\`: more than ${perKey.quota} requests per API key per ${perKey.window} s, or more than ${perIp.quota} failed API-key attempts per client IP per ${perIp.window} s. Wait \`Retry-After\` seconds.`,

@@ -19,10 +19,16 @@ export const DEVICE_COOKIE = "todo_device";
 
 export async function limitLogin(c: Context<AppEnv>, email: string): Promise<RateHeaders> {
   try {
-    return await consume(c.env, RATE_POLICIES.perEmail, await sha256Hex(normalizeEmail(email)), "sign-in attempts per email");
+    return await consume(
+      c.env,
+      RATE_POLICIES.perEmail,
+      await sha256Hex(normalizeEmail(email)),
+      "sign-in attempts per email",
+    );
   } catch (e) {
     const device = getCookie(c, DEVICE_COOKIE);
-    const nonce = isAppError(e) && e.code === "rate_limited" && device ? await knownDevice(c.var.db, email, device) : undefined;
+    const nonce =
+      isAppError(e) && e.code === "rate_limited" && device ? await knownDevice(c.var.db, email, device) : undefined;
     if (!nonce) throw e;
     return consume(c.env, RATE_POLICIES.perDevice, `device:${nonce}`, "sign-in attempts per device");
   }
@@ -47,7 +53,12 @@ export function rememberDevice(c: Context, deviceToken: string) {
 export async function reauthenticate(c: Context<AppEnv>, password: string, field: string): Promise<AccountSecret> {
   const account = await accountSecret(c.var.db, c.var.actor.accountId);
   await consume(c.env, RATE_POLICIES.perIp, `auth:${clientIp(c.req.raw)}`, "sign-in attempts per client IP");
-  await consume(c.env, RATE_POLICIES.perEmail, await sha256Hex(normalizeEmail(account.email)), "sign-in attempts per email");
+  await consume(
+    c.env,
+    RATE_POLICIES.perEmail,
+    await sha256Hex(normalizeEmail(account.email)),
+    "sign-in attempts per email",
+  );
   await confirmPassword(account, password, field);
   return account;
 }

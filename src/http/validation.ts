@@ -73,7 +73,10 @@ const notJson = () =>
     { path: "", message: "Content-Type must be application/json" },
   ]);
 const tooLarge = () => new AppError("payload_too_large", `The body is larger than ${MAX_BODY_BYTES / 1024} KiB.`);
-const malformed = () => new AppError("validation_failed", "The body is not valid JSON.", [{ path: "", message: "The body is not valid JSON." }]);
+const malformed = () =>
+  new AppError("validation_failed", "The body is not valid JSON.", [
+    { path: "", message: "The body is not valid JSON." },
+  ]);
 
 async function bodyProblem(c: Context<AppEnv>): Promise<AppError | undefined> {
   if (!JSON_MEDIA_TYPE.test(mediaType(c.req.header("content-type")))) return notJson();

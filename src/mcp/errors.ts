@@ -24,11 +24,14 @@ const modelFixable = new Set<ErrorCode>([
 const hints: Partial<Record<ErrorCode, string>> = {
   validation_failed: "Fix the arguments named in Fields and call the tool again.",
   task_not_found: "Call list_tasks to find the task's current id.",
-  max_required: "Tell the user that task tools need an active Max membership and where to upgrade; do not retry until they have.",
+  max_required:
+    "Tell the user that task tools need an active Max membership and where to upgrade; do not retry until they have.",
   sync_expired: "Call list_tasks again without `since` for a full list.",
   idempotency_key_reused: "Use a new clientRequestId for a different task.",
-  idempotency_in_progress: "The first call with this clientRequestId is still running; retry the same call in a moment.",
-  unavailable: "Nothing was changed. Retry the same call after the seconds given (with the same clientRequestId for create_task).",
+  idempotency_in_progress:
+    "The first call with this clientRequestId is still running; retry the same call in a moment.",
+  unavailable:
+    "Nothing was changed. Retry the same call after the seconds given (with the same clientRequestId for create_task).",
 };
 
 export interface ToolErrorContext {
@@ -49,7 +52,8 @@ export function toolError(e: unknown, ctx: ToolErrorContext): CallToolResult {
     throw new ProtocolError(ProtocolErrorCode.InternalError, "Internal error on the server. Try again later.");
   }
   const lines = [`${error.code}: ${error.detail}`];
-  if (error.errors?.length) lines.push(`Fields: ${error.errors.map((f) => `${f.path || "(arguments)"}: ${f.message}`).join("; ")}`);
+  if (error.errors?.length)
+    lines.push(`Fields: ${error.errors.map((f) => `${f.path || "(arguments)"}: ${f.message}`).join("; ")}`);
   const hint = hints[error.code];
   if (hint) lines.push(`Hint: ${hint}`);
   if (error.code === "max_required") lines.push(`Upgrade: ${ctx.origin}/`);

@@ -87,7 +87,13 @@ async function withParsedBody(request: Request): Promise<{ request: Request; par
 const invalidRequest = (message: string) =>
   Response.json(
     { jsonrpc: "2.0", id: null, error: { code: -32600, message } },
-    { status: 400, headers: { "Access-Control-Allow-Origin": MCP_CORS.origin, "Access-Control-Expose-Headers": MCP_CORS.exposeHeaders } },
+    {
+      status: 400,
+      headers: {
+        "Access-Control-Allow-Origin": MCP_CORS.origin,
+        "Access-Control-Expose-Headers": MCP_CORS.exposeHeaders,
+      },
+    },
   );
 
 /**
@@ -98,7 +104,10 @@ const invalidRequest = (message: string) =>
  */
 async function serveLegacyAsJson(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
   const server = createServer(toolContextOf(authInfo));
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+  });
   await server.connect(transport);
   try {
     const response = await transport.handleRequest(request, { authInfo, parsedBody });
@@ -155,7 +164,10 @@ export async function handleMcp(request: Request, env: Env, executionCtx: Execut
  */
 async function serve(request: Request, env: Env, executionCtx: ExecutionContext): Promise<Response> {
   if (!originAllowed(request, env)) {
-    throw new AppError("forbidden_origin", "This Origin may not call the MCP endpoint. Ask the operator to add it to ALLOWED_ORIGINS.");
+    throw new AppError(
+      "forbidden_origin",
+      "This Origin may not call the MCP endpoint. Ask the operator to add it to ALLOWED_ORIGINS.",
+    );
   }
   // CORS preflights carry no credentials; the SDK handler answers them.
   if (request.method === "OPTIONS") return mcp().fetch(request);
@@ -170,12 +182,18 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
   let verified: KeyAuthentication | undefined;
   const caller: KeyCaller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
   const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: publicOrigin(env, request.url) };
-  const authInfo: AuthInfo = { token: key!, clientId: `key:${keyHash.slice(0, 16)}`, scopes: [], extra: { toolContext } };
+  const authInfo: AuthInfo = {
+    token: key!,
+    clientId: `key:${keyHash.slice(0, 16)}`,
+    scopes: [],
+    extra: { toolContext },
+  };
   const { request: forwarded, parsedBody } = await withParsedBody(request);
   // A batch is refused whole before anything runs, or each message after the first is counted
   // as a request of its own (batch.ts): either way before any message is served.
   const refused = batchProblem(forwarded, parsedBody);
-  if (!refused && Array.isArray(parsedBody)) for (let i = 1; i < parsedBody.length; i++) rateHeaders = await limitApiKey(env, keyHash);
+  if (!refused && Array.isArray(parsedBody))
+    for (let i = 1; i < parsedBody.length; i++) rateHeaders = await limitApiKey(env, keyHash);
   const response = refused
     ? invalidRequest(refused)
     : parsedBody !== undefined && (await isLegacyRequest(forwarded, parsedBody))

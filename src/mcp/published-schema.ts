@@ -29,7 +29,8 @@ function trim(schema: JsonSchema, io: SchemaIo): void {
     if (schema.additionalProperties === false) delete schema.additionalProperties;
     const properties = schema.properties as JsonSchema | undefined;
     const required = (schema.required as string[] | undefined) ?? [];
-    if (properties) schema.properties = Object.fromEntries(Object.entries(properties).filter(([name]) => required.includes(name)));
+    if (properties)
+      schema.properties = Object.fromEntries(Object.entries(properties).filter(([name]) => required.includes(name)));
   }
 }
 
@@ -42,7 +43,9 @@ function simplifyUnions(schema: unknown): void {
   if (!schema || typeof schema !== "object") return;
   for (const value of Object.values(schema)) simplifyUnions(value);
   const node = schema as JsonSchema;
-  const members = (node.anyOf as JsonSchema[] | undefined)?.flatMap((m) => (m.anyOf as JsonSchema[] | undefined) ?? [m]);
+  const members = (node.anyOf as JsonSchema[] | undefined)?.flatMap(
+    (m) => (m.anyOf as JsonSchema[] | undefined) ?? [m],
+  );
   if (!members || !node.description) return;
   const nullable = members.some((m) => m.type === "null");
   const strings = members.filter((m) => m.type === "string");

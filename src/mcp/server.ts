@@ -22,12 +22,19 @@ function advertised(schema: z.ZodType, io: SchemaIo): StandardSchemaWithJSON<unk
   let json: JsonSchema | undefined;
   const published = () => (json ??= publishedSchema(schema, io));
   return {
-    "~standard": { version: 1, vendor: "todo-calendar", validate: (value: unknown) => ({ value }), jsonSchema: { input: published, output: published } },
+    "~standard": {
+      version: 1,
+      vendor: "todo-calendar",
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: published, output: published },
+    },
   };
 }
 
 // Built on the first MCP request (module scope stays constant set-up), then shared by every server.
-let registrations: { tool: ToolDescriptor; inputSchema: StandardSchemaWithJSON; outputSchema: StandardSchemaWithJSON }[] | undefined;
+let registrations:
+  | { tool: ToolDescriptor; inputSchema: StandardSchemaWithJSON; outputSchema: StandardSchemaWithJSON }[]
+  | undefined;
 const toolRegistrations = () =>
   (registrations ??= (tools as readonly ToolDescriptor[]).map((tool) => ({
     tool,
@@ -39,7 +46,10 @@ async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) throw validationError("arguments", parsed.error.issues);
   const output = await tool.run(ctx, parsed.data);
-  return { content: [{ type: "text" as const, text: JSON.stringify(output) }], structuredContent: output as Record<string, unknown> };
+  return {
+    content: [{ type: "text" as const, text: JSON.stringify(output) }],
+    structuredContent: output as Record<string, unknown>,
+  };
 }
 
 /** One server per request, bound to the authenticated actor: nothing is shared between callers. */

@@ -30,7 +30,8 @@ describe("DELETE /account", () => {
     const kept = await seededAccount("keep-me");
     const before = await rowsMentioning([gone.accountId]);
     // The seed really touches every table that holds account rows, or the check below proves little.
-    for (const table of ["accounts", "memberships", "sessions", "api_keys", "tasks", "idempotency_keys"]) expect(before[table], table).toBeGreaterThan(0);
+    for (const table of ["accounts", "memberships", "sessions", "api_keys", "tasks", "idempotency_keys"])
+      expect(before[table], table).toBeGreaterThan(0);
     const keptBefore = await rowsMentioning([kept.accountId]);
 
     const res = await erase(gone.session, gone.password);
@@ -52,7 +53,8 @@ describe("DELETE /account", () => {
       body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
     });
     expect(mcp.status).toBe(401);
-    for (const token of [user.session, user.secondSession]) expect((await call("/account", { token })).status).toBe(401);
+    for (const token of [user.session, user.secondSession])
+      expect((await call("/account", { token })).status).toBe(401);
     const login = await call("/auth/login", { body: { email: user.email, password: user.password } });
     expect(login.status).toBe(401);
   });

@@ -18,7 +18,9 @@ async function seed(accountId: string) {
   for (let i = 0; i < TASKS; i += ROWS_PER_INSERT) {
     const rows = Array.from({ length: Math.min(ROWS_PER_INSERT, TASKS - i) }, (_, j) => i + j);
     statements.push(
-      env.DB.prepare(`INSERT INTO tasks (id, account_id, title, notes, due, completed) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`).bind(
+      env.DB.prepare(
+        `INSERT INTO tasks (id, account_id, title, notes, due, completed) VALUES ${rows.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
+      ).bind(
         ...rows.flatMap((n) => [
           `scale-${String(n).padStart(6, "0")}`,
           accountId,

@@ -11,7 +11,9 @@ describe("GET /account/export", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="todo-export-\d{4}-\d\d-\d\d\.json"$/);
+    expect(res.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="todo-export-\d{4}-\d\d-\d\d\.json"$/,
+    );
     const text = await res.text();
     const doc = AccountExport.parse(JSON.parse(text));
 
@@ -21,14 +23,27 @@ describe("GET /account/export", () => {
     const { open, done, idempotent } = mine.taskIds;
     expect(doc.tasks.map((t) => t.id).sort()).toEqual([open, done, idempotent].sort());
     expect(doc.tasks.find((t) => t.id === done)).toMatchObject({ completed: true });
-    expect(doc.tasks.find((t) => t.id === open)).toMatchObject({ title: "export-mine open", notes: "some notes", due: "2026-12-24", listId: "home" });
+    expect(doc.tasks.find((t) => t.id === open)).toMatchObject({
+      title: "export-mine open",
+      notes: "some notes",
+      due: "2026-12-24",
+      listId: "home",
+    });
     // Revoked keys too, as metadata only.
     expect(doc.apiKeys.map((k) => k.id).sort()).toEqual([mine.keyId, mine.revokedKeyId].sort());
     expect(doc.sessions).toHaveLength(2);
     expect(doc.sessions.filter((s) => s.current)).toHaveLength(1);
 
     // Nothing of the other account, no secret and no hash.
-    for (const needle of [theirs.accountId, theirs.email, "export-theirs", mine.key, mine.session, mine.secondSession, "export-mine deleted"]) {
+    for (const needle of [
+      theirs.accountId,
+      theirs.email,
+      "export-theirs",
+      mine.key,
+      mine.session,
+      mine.secondSession,
+      "export-mine deleted",
+    ]) {
       expect(text, needle).not.toContain(needle);
     }
     expect(text).not.toMatch(/[0-9a-f]{64}/);
@@ -50,7 +65,11 @@ describe("GET /account/export", () => {
     const statements = [];
     for (let i = 0; i < ids.length; i += 25) {
       const chunk = ids.slice(i, i + 25);
-      statements.push(env.DB.prepare(`INSERT INTO tasks (id, account_id, title) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`).bind(...chunk.flatMap((id) => [id, user.accountId, `task ${id}`])));
+      statements.push(
+        env.DB.prepare(
+          `INSERT INTO tasks (id, account_id, title) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`,
+        ).bind(...chunk.flatMap((id) => [id, user.accountId, `task ${id}`])),
+      );
     }
     await env.DB.batch(statements);
     const doc = AccountExport.parse(await json(await call("/account/export", { token: user.session })));

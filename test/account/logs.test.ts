@@ -30,12 +30,26 @@ describe("logs of the account-control routes", () => {
       ] as const) {
         expect((await callWith({ DB: down }, path, { token: user.session, ...options })).status).toBe(503);
       }
-      expect((await call("/account", { method: "DELETE", token: user.session, body: { password: newPassword } })).status).toBe(204);
+      expect(
+        (await call("/account", { method: "DELETE", token: user.session, body: { password: newPassword } })).status,
+      ).toBe(204);
 
-      const lines = spies.flatMap((spy) => spy.mock.calls.map((args) => args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" ")));
+      const lines = spies.flatMap((spy) =>
+        spy.mock.calls.map((args) =>
+          args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" "),
+        ),
+      );
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) {
-        for (const secret of [user.email, user.password, newPassword, user.session, user.key, "quiet-control open", "some notes"]) {
+        for (const secret of [
+          user.email,
+          user.password,
+          newPassword,
+          user.session,
+          user.key,
+          "quiet-control open",
+          "some notes",
+        ]) {
           expect(line).not.toContain(secret);
         }
       }

@@ -22,15 +22,27 @@ describe("account routes in OpenAPI", () => {
   it.each(OPERATIONS)("%s %s declares its problem responses", (path, method, statuses) => {
     const operation = operationAt(path)[method]!;
     expect(operation.security).toEqual([{ sessionAuth: [] }]);
-    for (const status of [...statuses, "500"]) expect(operation.responses[status]?.content, `${status}`).toHaveProperty(["application/problem+json"]);
+    for (const status of [...statuses, "500"])
+      expect(operation.responses[status]?.content, `${status}`).toHaveProperty(["application/problem+json"]);
   });
 
   it("publishes the export's shape as a JSON Schema", () => {
     const response = operationAt("/account/export").get!.responses["200"]!;
     expect(response.content?.["application/json"]?.schema).toEqual({ $ref: "#/components/schemas/AccountExport" });
     expect(response.headers).toHaveProperty("Content-Disposition");
-    const schema = doc.components?.schemas?.AccountExport as { properties: Record<string, unknown>; required: string[] };
-    expect(Object.keys(schema.properties).sort()).toEqual(["account", "apiKeys", "exportedAt", "format", "membership", "sessions", "tasks"]);
+    const schema = doc.components?.schemas?.AccountExport as {
+      properties: Record<string, unknown>;
+      required: string[];
+    };
+    expect(Object.keys(schema.properties).sort()).toEqual([
+      "account",
+      "apiKeys",
+      "exportedAt",
+      "format",
+      "membership",
+      "sessions",
+      "tasks",
+    ]);
     expect(schema.required).toContain("tasks");
     expect(JSON.stringify(schema)).not.toMatch(/keyHash|tokenHash|passwordHash/);
   });

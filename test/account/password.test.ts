@@ -24,7 +24,10 @@ describe("POST /account/password", () => {
   it("refuses a wrong current password with 401 invalid_credentials and changes nothing", async () => {
     const account = await signUp("password-wrong");
     const other = (await json(await logIn(account.email, account.password))).token;
-    const res = await change(account.session, { currentPassword: "not my password", newPassword: "a brand new passphrase" });
+    const res = await change(account.session, {
+      currentPassword: "not my password",
+      newPassword: "a brand new passphrase",
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await json(res)).toMatchObject({ code: "invalid_credentials", errors: [{ path: "currentPassword" }] });
@@ -38,15 +41,21 @@ describe("POST /account/password", () => {
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
     expect(await json(res)).toMatchObject({ code: "validation_failed", errors: [{ path: "newPassword" }] });
-    const before = await env.DB.prepare("SELECT password_hash AS h FROM accounts WHERE id = ?").bind(account.accountId).first<{ h: string }>();
+    const before = await env.DB.prepare("SELECT password_hash AS h FROM accounts WHERE id = ?")
+      .bind(account.accountId)
+      .first<{ h: string }>();
     expect((await logIn(account.email, account.password)).status).toBe(200);
     expect(before?.h).toMatch(/^pbkdf2/);
   });
 
   it("judges the session before the body (401, not 400) and refuses an API key", async () => {
     const user = await maxUser("password-auth");
-    expect((await call("/account/password", { body: "{", headers: { "content-type": "application/json" } })).status).toBe(401);
-    expect((await change(user.key, { currentPassword: user.password, newPassword: "a brand new passphrase" })).status).toBe(401);
+    expect(
+      (await call("/account/password", { body: "{", headers: { "content-type": "application/json" } })).status,
+    ).toBe(401);
+    expect(
+      (await change(user.key, { currentPassword: user.password, newPassword: "a brand new passphrase" })).status,
+    ).toBe(401);
   });
 });
 
@@ -56,11 +65,18 @@ describe("POST /account/password under the sign-in limits (real [[ratelimits]] b
     await atWindowStart(RATE_POLICIES.perEmail.quota + 2);
     const statuses: number[] = [];
     for (let i = 0; i < RATE_POLICIES.perEmail.quota + 1; i++) {
-      const res = await limited("/account/password", { ip: uniqueIp(), token: account.session, body: { currentPassword: "a wrong guess!", newPassword: "a brand new passphrase" } });
+      const res = await limited("/account/password", {
+        ip: uniqueIp(),
+        token: account.session,
+        body: { currentPassword: "a wrong guess!", newPassword: "a brand new passphrase" },
+      });
       statuses.push(res.status);
     }
     expect(statuses).toEqual([...Array(RATE_POLICIES.perEmail.quota).fill(401), 429]);
     // /auth/login shares that budget.
-    expect((await limited("/auth/login", { ip: uniqueIp(), body: { email: account.email, password: account.password } })).status).toBe(429);
+    expect(
+      (await limited("/auth/login", { ip: uniqueIp(), body: { email: account.email, password: account.password } }))
+        .status,
+    ).toBe(429);
   });
 });

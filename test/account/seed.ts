@@ -6,15 +6,31 @@ import { call, createTask, json, maxUser } from "../helpers";
  */
 export async function seededAccount(label: string) {
   const user = await maxUser(label);
-  const secondSession = (await json(await call("/auth/login", { body: { email: user.email, password: user.password } }))).token as string;
+  const secondSession = (
+    await json(await call("/auth/login", { body: { email: user.email, password: user.password } }))
+  ).token as string;
   const revoked = await json(await call("/account/api-keys", { token: user.session, body: { name: "old laptop" } }));
   await call(`/account/api-keys/${revoked.id}`, { method: "DELETE", token: user.session });
-  const open = await createTask(user.key, { title: `${label} open`, notes: "some notes", due: "2026-12-24", listId: "home" });
+  const open = await createTask(user.key, {
+    title: `${label} open`,
+    notes: "some notes",
+    due: "2026-12-24",
+    listId: "home",
+  });
   const done = await createTask(user.key, { title: `${label} done` });
   await call(`/api/v1/tasks/${done.id}`, { method: "PATCH", token: user.key, body: { completed: true } });
   const gone = await createTask(user.key, { title: `${label} deleted` });
   await call(`/api/v1/tasks/${gone.id}`, { method: "DELETE", token: user.key });
-  const replayed = await call("/api/v1/tasks", { token: user.key, body: { title: `${label} idempotent` }, headers: { "Idempotency-Key": `${label}-1` } });
+  const replayed = await call("/api/v1/tasks", {
+    token: user.key,
+    body: { title: `${label} idempotent` },
+    headers: { "Idempotency-Key": `${label}-1` },
+  });
   const idempotent = await json(replayed);
-  return { ...user, secondSession, revokedKeyId: revoked.id as string, taskIds: { open: open.id, done: done.id, gone: gone.id, idempotent: idempotent.id } };
+  return {
+    ...user,
+    secondSession,
+    revokedKeyId: revoked.id as string,
+    taskIds: { open: open.id, done: done.id, gone: gone.id, idempotent: idempotent.id },
+  };
 }

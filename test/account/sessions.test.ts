@@ -31,13 +31,17 @@ describe("GET /account/sessions", () => {
   it("refreshes lastUsedAt once it is over a minute old", async () => {
     const account = await signUp("sessions-touch");
     const old = "2020-01-01T00:00:00.000Z";
-    await env.DB.prepare("UPDATE sessions SET last_used_at = ? WHERE account_id = ?").bind(old, account.accountId).run();
+    await env.DB.prepare("UPDATE sessions SET last_used_at = ? WHERE account_id = ?")
+      .bind(old, account.accountId)
+      .run();
     expect((await call("/account", { token: account.session })).status).toBe(200);
     // The refresh runs after the response (waitUntil): poll briefly.
     let seen = old;
     for (let i = 0; i < 50 && seen === old; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      seen = (await env.DB.prepare("SELECT last_used_at AS v FROM sessions WHERE account_id = ?").bind(account.accountId).first<{ v: string }>())!.v;
+      seen = (await env.DB.prepare("SELECT last_used_at AS v FROM sessions WHERE account_id = ?")
+        .bind(account.accountId)
+        .first<{ v: string }>())!.v;
     }
     expect(seen > old).toBe(true);
   });

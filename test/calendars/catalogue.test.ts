@@ -31,7 +31,9 @@ describe("calendar catalogue", () => {
     expect(regions("CH")).toBeGreaterThanOrEqual(20);
     expect(regions("ES")).toBeGreaterThanOrEqual(15);
     expect(regions("AU")).toBeGreaterThanOrEqual(6);
-    expect(data.map((e) => e.id)).toEqual(expect.arrayContaining(["de", "de-by", "us-ca", "jp", "ch-zh", "es-md", "au-nsw"]));
+    expect(data.map((e) => e.id)).toEqual(
+      expect.arrayContaining(["de", "de-by", "us-ca", "jp", "ch-zh", "es-md", "au-nsw"]),
+    );
     expect(new Set(data.map((e) => e.id)).size).toBe(data.length);
   });
 
@@ -62,7 +64,10 @@ describe("calendar catalogue", () => {
           const { license, attribution, sources, events, ...fields } = body;
           expect(fields, entry.id).toEqual(entry);
           expect(events.length, entry.id).toBe(entry.eventCount);
-          expect(events.map((e) => e.date), entry.id).toEqual(events.map((e) => e.date).sort());
+          expect(
+            events.map((e) => e.date),
+            entry.id,
+          ).toEqual(events.map((e) => e.date).sort());
           expect(new Set(events.map((e) => e.uid)).size, entry.id).toBe(events.length);
           expect(license.id && attribution && sources, entry.id).toBeTruthy();
         }),
@@ -71,10 +76,16 @@ describe("calendar catalogue", () => {
   });
 
   it("has German Unity Day, US Independence Day and Japanese New Year as public holidays every year", async () => {
-    for (const [id, monthDay] of [["de", "10-03"], ["us", "07-04"], ["jp", "01-01"]] as const) {
+    for (const [id, monthDay] of [
+      ["de", "10-03"],
+      ["us", "07-04"],
+      ["jp", "01-01"],
+    ] as const) {
       const p = await pack(id);
       for (const year of yearsOf(p)) {
-        expect(p.events, `${id} ${year}`).toContainEqual(expect.objectContaining({ date: `${year}-${monthDay}`, type: "public" }));
+        expect(p.events, `${id} ${year}`).toContainEqual(
+          expect.objectContaining({ date: `${year}-${monthDay}`, type: "public" }),
+        );
       }
     }
   });
@@ -82,7 +93,9 @@ describe("calendar catalogue", () => {
   it("has Epiphany in Bavaria but not in Berlin", async () => {
     const [by, be] = await Promise.all([pack("de-by"), pack("de-be")]);
     for (const year of yearsOf(by)) {
-      expect(by.events).toContainEqual(expect.objectContaining({ date: `${year}-01-06`, name: "Epiphany", type: "public" }));
+      expect(by.events).toContainEqual(
+        expect.objectContaining({ date: `${year}-01-06`, name: "Epiphany", type: "public" }),
+      );
       expect(be.events.filter((e) => e.date === `${year}-01-06`)).toEqual([]);
     }
   });
@@ -109,7 +122,12 @@ describe("calendar catalogue", () => {
   });
 
   it("answers 404 pack_not_found as problem+json for unknown ids, also in the .ics form", async () => {
-    for (const path of ["/api/v1/calendars/xx-nowhere", "/api/v1/calendars/xx-nowhere.ics", "/api/v1/calendars/..%2Fmanifest", "/api/v1/calendars/manifest"]) {
+    for (const path of [
+      "/api/v1/calendars/xx-nowhere",
+      "/api/v1/calendars/xx-nowhere.ics",
+      "/api/v1/calendars/..%2Fmanifest",
+      "/api/v1/calendars/manifest",
+    ]) {
       const res = await call(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
@@ -156,7 +174,10 @@ describe("calendar delivery", () => {
     for (const id of ["de", "us-ca", "jp"]) {
       const res = await call(`/api/v1/calendars/${id}`);
       const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", await res.arrayBuffer()));
-      const expected = btoa(String.fromCharCode(...digest.subarray(0, 16))).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+      const expected = btoa(String.fromCharCode(...digest.subarray(0, 16)))
+        .replaceAll("+", "-")
+        .replaceAll("/", "_")
+        .replace(/=+$/, "");
       expect(res.headers.get("etag")).toBe(`"${expected}"`);
     }
   });
@@ -173,7 +194,11 @@ describe("calendar delivery", () => {
   it("answers a CORS preflight from any origin", async () => {
     const res = await call("/api/v1/calendars/de", {
       method: "OPTIONS",
-      headers: { Origin: "https://elsewhere.example", "Access-Control-Request-Method": "GET", "Access-Control-Request-Headers": "if-none-match" },
+      headers: {
+        Origin: "https://elsewhere.example",
+        "Access-Control-Request-Method": "GET",
+        "Access-Control-Request-Headers": "if-none-match",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
@@ -187,7 +212,10 @@ describe("calendar delivery", () => {
     const brokenDb = { prepare: down, batch: down, exec: down, dump: down, withSession: down };
     const app = createApp();
     for (const path of ["/api/v1/calendars", "/api/v1/calendars/de", "/api/v1/calendars/de.ics"]) {
-      const res = await app.fetch(new Request(`http://example.com${path}`), { ...env, DB: brokenDb as unknown as D1Database });
+      const res = await app.fetch(new Request(`http://example.com${path}`), {
+        ...env,
+        DB: brokenDb as unknown as D1Database,
+      });
       expect(res.status, path).toBe(200);
     }
   });
@@ -200,7 +228,9 @@ describe("calendar delivery", () => {
     expect(doc.paths["/calendars/{id}"].get.operationId).toBe("getCalendarPack");
     expect(doc.paths["/calendars/{id}.ics"].get.operationId).toBe("getCalendarPackIcs");
     expect(doc.paths["/calendars/{id}"].get.responses["404"]).toBeDefined();
-    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(["CalendarManifest", "CalendarPack", "CalendarEvent"]));
+    expect(Object.keys(doc.components.schemas)).toEqual(
+      expect.arrayContaining(["CalendarManifest", "CalendarPack", "CalendarEvent"]),
+    );
   });
 });
 

@@ -27,32 +27,49 @@ const packageJson = (name) => JSON.parse(readFileSync(join(root, "node_modules",
  */
 const cases = [
   { tool: "complete_task", label: "an unknown id", args: { id: "does-not-exist" }, error: "task_not_found" },
-  { tool: "create_task", label: "a 600-character title", args: { title: "x".repeat(600) }, error: "validation_failed", field: "title" },
+  {
+    tool: "create_task",
+    label: "a 600-character title",
+    args: { title: "x".repeat(600) },
+    error: "validation_failed",
+    field: "title",
+  },
   { tool: "create_task", label: "a number as title", args: { title: 42 }, error: "validation_failed", field: "title" },
   { tool: "list_tasks", label: "a key without Max", account: "free", args: {}, error: "max_required" },
   {
-    tool: "create_task", label: "an all-day important task",
+    tool: "create_task",
+    label: "an all-day important task",
     args: { title: "Renew passport", due: "2026-12-24", important: true },
     check: ({ task }) => {
       assert.ok(task.id, "task.id");
-      assert.deepEqual([task.title, task.due, task.important, task.completed], ["Renew passport", "2026-12-24", true, false]);
+      assert.deepEqual(
+        [task.title, task.due, task.important, task.completed],
+        ["Renew passport", "2026-12-24", true, false],
+      );
     },
   },
   {
-    tool: "list_tasks", label: "open tasks",
+    tool: "list_tasks",
+    label: "open tasks",
     args: async (call) => {
       await call("create_task", { title: "Listed task" });
       return { completed: false };
     },
     check: ({ tasks, count, serverTime }) => {
-      assert.ok(tasks.some((task) => task.title === "Listed task"), "the created task is listed");
+      assert.ok(
+        tasks.some((task) => task.title === "Listed task"),
+        "the created task is listed",
+      );
       assert.equal(count, tasks.length);
       assert.ok(Number.isFinite(Date.parse(serverTime)), `serverTime: ${serverTime}`);
     },
   },
   {
-    tool: "complete_task", label: "a daily task",
-    args: async (call) => ({ id: (await call("create_task", { title: "Water plants", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id }),
+    tool: "complete_task",
+    label: "a daily task",
+    args: async (call) => ({
+      id: (await call("create_task", { title: "Water plants", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id,
+    }),
     check: ({ task, next }) => {
       assert.equal(task.completed, true);
       assert.ok(next, "next is present");
@@ -60,7 +77,8 @@ const cases = [
     },
   },
   {
-    tool: "complete_task", label: "a retried completion",
+    tool: "complete_task",
+    label: "a retried completion",
     args: async (call) => {
       const { task } = await call("create_task", { title: "Retry me", due: "2026-12-01", repeat: "FREQ=WEEKLY" });
       await call("complete_task", { id: task.id });
@@ -69,7 +87,8 @@ const cases = [
     check: ({ task, next }) => assert.deepEqual([task.completed, next?.due], [true, "2026-12-08"]),
   },
   {
-    tool: "create_task", label: "a replay of a clientRequestId",
+    tool: "create_task",
+    label: "a replay of a clientRequestId",
     args: async (call) => {
       const args = { title: "Once", clientRequestId: `once-${Math.random()}` };
       await call("create_task", args);
@@ -78,30 +97,53 @@ const cases = [
     check: ({ task, replayed }) => assert.deepEqual([task.title, replayed], ["Once", true]),
   },
   {
-    tool: "update_task", label: "rename and clear the due date",
-    args: async (call) => ({ id: (await call("create_task", { title: "Draft", due: "2026-12-24" })).task.id, title: "Final", due: "" }),
+    tool: "update_task",
+    label: "rename and clear the due date",
+    args: async (call) => ({
+      id: (await call("create_task", { title: "Draft", due: "2026-12-24" })).task.id,
+      title: "Final",
+      due: "",
+    }),
     check: ({ task }) => assert.deepEqual([task.title, task.due], ["Final", undefined]),
   },
   { tool: "update_task", label: "an unknown property", args: { id: "x", owner: "me" }, error: "validation_failed" },
   {
-    tool: "delete_task", label: "a task",
+    tool: "delete_task",
+    label: "a task",
     args: async (call) => ({ id: (await call("create_task", { title: "Delete me" })).task.id }),
     check: ({ deleted }) => assert.equal(deleted, true),
   },
   { tool: "delete_task", label: "an unknown id", args: { id: "does-not-exist" }, error: "task_not_found" },
   {
-    tool: "list_calendar_packs", label: "query bayern", args: { query: "bayern" },
-    check: ({ packs }) => assert.ok(packs.some((pack) => pack.id === "de-by"), `packs: ${packs.map((p) => p.id)}`),
+    tool: "list_calendar_packs",
+    label: "query bayern",
+    args: { query: "bayern" },
+    check: ({ packs }) =>
+      assert.ok(
+        packs.some((pack) => pack.id === "de-by"),
+        `packs: ${packs.map((p) => p.id)}`,
+      ),
   },
   {
-    tool: "list_calendar_packs", label: "no filter: one capped page", args: {},
-    check: ({ packs, total, nextCursor }) => assert.deepEqual([packs.length, total > 500, nextCursor], [20, true, "20"]),
+    tool: "list_calendar_packs",
+    label: "no filter: one capped page",
+    args: {},
+    check: ({ packs, total, nextCursor }) =>
+      assert.deepEqual([packs.length, total > 500, nextCursor], [20, true, "20"]),
   },
   {
-    tool: "list_holidays", label: "2026-10-03 in Bavaria", args: { country: "DE", region: "Bavaria", from: "2026-10-03", to: "2026-10-03" },
+    tool: "list_holidays",
+    label: "2026-10-03 in Bavaria",
+    args: { country: "DE", region: "Bavaria", from: "2026-10-03", to: "2026-10-03" },
     check: ({ pack, events }) => assert.deepEqual([pack.id, events.map((e) => e.type)], ["de-by", ["public"]]),
   },
-  { tool: "list_holidays", label: "a free key, an unknown pack", account: "free", args: { pack: "zz" }, error: "pack_not_found" },
+  {
+    tool: "list_holidays",
+    label: "a free key, an unknown pack",
+    account: "free",
+    args: { pack: "zz" },
+    error: "pack_not_found",
+  },
 ];
 
 /** The two client generations; the same calls, each with its own default JSON Schema validator. */
@@ -118,7 +160,11 @@ async function connect({ Client, Transport }, url, key) {
   return { client, tools };
 }
 
-const textOf = (result) => (result.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
+const textOf = (result) =>
+  (result.content ?? [])
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
 
 /** The call must resolve (not throw) with `isError` and text that names the code and the field. */
 function assertToolError(result, row, outputSchema) {
@@ -136,20 +182,30 @@ function assertToolError(result, row, outputSchema) {
 let server;
 let accounts;
 
-before(async () => {
-  server = await startWranglerDev({ vars: { RATE_LIMITS: "off" } }); // many calls from one key and IP
-  const [max, free] = await Promise.all([accountWithKey(server, { prefix: "clients" }), accountWithKey(server, { max: false, prefix: "clients-free" })]);
-  accounts = { max, free };
-}, { timeout: 180_000 });
+before(
+  async () => {
+    server = await startWranglerDev({ vars: { RATE_LIMITS: "off" } }); // many calls from one key and IP
+    const [max, free] = await Promise.all([
+      accountWithKey(server, { prefix: "clients" }),
+      accountWithKey(server, { max: false, prefix: "clients-free" }),
+    ]);
+    accounts = { max, free };
+  },
+  { timeout: 180_000 },
+);
 
 after(() => server?.stop());
 
 for (const generation of generations) {
   describe(`${generation.pkg} ${packageJson(generation.pkg).version}`, () => {
     const sessions = {};
-    before(async () => {
-      for (const [name, { key }] of Object.entries(accounts)) sessions[name] = await connect(generation, `${server.base}/mcp`, key);
-    }, { timeout: TIMEOUT });
+    before(
+      async () => {
+        for (const [name, { key }] of Object.entries(accounts))
+          sessions[name] = await connect(generation, `${server.base}/mcp`, key);
+      },
+      { timeout: TIMEOUT },
+    );
     after(() => Promise.all(Object.values(sessions).map(({ client }) => client.close())));
 
     for (const row of cases) {
@@ -178,7 +234,11 @@ const inspectorCases = [
     label: "tools/call complete_task id=does-not-exist prints task_not_found",
     args: ["--method", "tools/call", "--tool-name", "complete_task", "--tool-arg", "id=does-not-exist"],
     check: ({ code, output }) => {
-      assert.doesNotMatch(output, /must have required property|does not match/, "a schema failure instead of the tool error");
+      assert.doesNotMatch(
+        output,
+        /must have required property|does not match/,
+        "a schema failure instead of the tool error",
+      );
       assert.match(output, /task_not_found/);
       assert.equal(code, 5, "exit code 5: the tool returned isError");
     },
@@ -206,14 +266,26 @@ const inspectorCases = [
     check: ({ code, stdout, output }) => {
       assert.equal(code, 0, output);
       const names = JSON.parse(stdout).tools.map((tool) => tool.name);
-      const expected = ["list_tasks", "create_task", "update_task", "complete_task", "delete_task", "list_calendar_packs", "list_holidays"];
+      const expected = [
+        "list_tasks",
+        "create_task",
+        "update_task",
+        "complete_task",
+        "delete_task",
+        "list_calendar_packs",
+        "list_holidays",
+      ];
       assert.deepEqual(names, expected);
     },
   },
 ];
 
 describe(`@modelcontextprotocol/inspector ${packageJson("@modelcontextprotocol/inspector").version} CLI`, () => {
-  const inspector = join(root, "node_modules/@modelcontextprotocol/inspector", packageJson("@modelcontextprotocol/inspector").bin["mcp-inspector"]);
+  const inspector = join(
+    root,
+    "node_modules/@modelcontextprotocol/inspector",
+    packageJson("@modelcontextprotocol/inspector").bin["mcp-inspector"],
+  );
   let home;
   // Its own HOME: the Inspector keeps a catalog and storage under ~/.mcp-inspector.
   before(async () => (home = await mkdtemp(join(tmpdir(), "todo-inspector-"))));
@@ -222,7 +294,10 @@ describe(`@modelcontextprotocol/inspector ${packageJson("@modelcontextprotocol/i
   for (const row of inspectorCases) {
     test(row.label, { timeout: TIMEOUT }, async () => {
       const auth = `Authorization: Bearer ${accounts[row.account ?? "max"].key}`;
-      const run = await runNode([inspector, "--cli", `${server.base}/mcp`, "--transport", "http", "--header", auth, ...row.args], { env: { HOME: home } });
+      const run = await runNode(
+        [inspector, "--cli", `${server.base}/mcp`, "--transport", "http", "--header", auth, ...row.args],
+        { env: { HOME: home } },
+      );
       row.check({ ...run, output: run.stdout + run.stderr });
     });
   }

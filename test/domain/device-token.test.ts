@@ -20,7 +20,13 @@ describe("device tokens", () => {
   });
 
   it("refuse anything that is not one", async () => {
-    for (const token of ["", "v1", "v2.1.a.b", `v1.1.${"A".repeat(22)}.${"0".repeat(63)}`, `v1.99999999999.${"A".repeat(21)}.${"0".repeat(64)}`]) {
+    for (const token of [
+      "",
+      "v1",
+      "v2.1.a.b",
+      `v1.1.${"A".repeat(22)}.${"0".repeat(63)}`,
+      `v1.99999999999.${"A".repeat(21)}.${"0".repeat(64)}`,
+    ]) {
       expect(isLiveDeviceToken(token), token).toBe(false);
       expect(await deviceNonce(account, token), token).toBeUndefined();
     }

@@ -47,7 +47,11 @@ describe("the hot statements' query plans", () => {
       const headers: Record<string, string> = { authorization: `Bearer ${key}` };
       if (init.body !== undefined) headers["content-type"] = "application/json";
       const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-      const res = await app.fetch(new Request(`http://example.com${path}`, { method: init.method ?? "GET", headers, body }), { ...env, DB: db }, ctx);
+      const res = await app.fetch(
+        new Request(`http://example.com${path}`, { method: init.method ?? "GET", headers, body }),
+        { ...env, DB: db },
+        ctx,
+      );
       expect(res.status, `${init.method ?? "GET"} ${path}`).toBeLessThan(300);
       await waitOnExecutionContext(ctx);
     };
@@ -60,8 +64,17 @@ describe("the hot statements' query plans", () => {
     const mcp = await handleMcp(
       new Request("http://example.com/mcp", {
         method: "POST",
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_tasks", arguments: { limit: 100 } } }),
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "list_tasks", arguments: { limit: 100 } },
+        }),
       }),
       { ...env, DB: db },
       ctx,
@@ -81,7 +94,10 @@ describe("the hot statements' query plans", () => {
       // "SCAN x USING INDEX" walks an index range; a bare "SCAN tasks" reads the whole table.
       const fullScans = plan.filter((line) => /^SCAN (tasks|api_keys|k)\b(?! USING)/.test(line));
       expect(fullScans, `${sql}\n${plan.join("\n")}`).toEqual([]);
-      expect(plan.some((line) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/.test(line)), `${sql}\n${plan.join("\n")}`).toBe(true);
+      expect(
+        plan.some((line) => /USING (COVERING )?INDEX|USING INTEGER PRIMARY KEY|PRIMARY KEY/.test(line)),
+        `${sql}\n${plan.join("\n")}`,
+      ).toBe(true);
     }
   });
 

@@ -12,7 +12,16 @@ describe("task JSON built by SQLite (listings) and by toTask (everything else)",
     const { accountId } = await signUp("json-shape");
     const variants = [
       { title: "bare" },
-      { title: "full ✓ \"quoted\" \\ 😀", notes: "line\nbreak", listId: "home", due: "2026-12-24", reminder: "2026-12-23T08:00:00+01:00", repeat: "FREQ=DAILY", important: true, completed: true },
+      {
+        title: 'full ✓ "quoted" \\ 😀',
+        notes: "line\nbreak",
+        listId: "home",
+        due: "2026-12-24",
+        reminder: "2026-12-23T08:00:00+01:00",
+        repeat: "FREQ=DAILY",
+        important: true,
+        completed: true,
+      },
       { title: "due only", due: "2026-12-24T09:00:00Z", completed: true },
       { title: "notes only", notes: "n", important: false },
     ];
@@ -20,7 +29,10 @@ describe("task JSON built by SQLite (listings) and by toTask (everything else)",
       const id = `json-shape-${accountId}-${i}`;
       await db.insert(tasks).values({ id, accountId, ...variant });
       const [row] = await db.select().from(tasks).where(eq(tasks.id, id));
-      const [built] = await db.select({ json: sql<string>`${taskJsonSql}` }).from(tasks).where(eq(tasks.id, id));
+      const [built] = await db
+        .select({ json: sql<string>`${taskJsonSql}` })
+        .from(tasks)
+        .where(eq(tasks.id, id));
       expect(JSON.parse(built!.json)).toStrictEqual(toTask(row!));
       // Same keys in the same order, so both paths serialise to the same bytes.
       expect(built!.json).toBe(JSON.stringify(toTask(row!)));

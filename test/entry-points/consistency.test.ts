@@ -29,7 +29,12 @@ let propertyNames: Set<string>;
 
 /** `/api/v1/tasks/{id}` as a pattern that also matches concrete paths (`/api/v1/tasks/0193…`). */
 const pathPattern = (template: string) =>
-  new RegExp(`^${template.replace(/\/$/, "").replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}/?$`);
+  new RegExp(
+    `^${template
+      .replace(/\/$/, "")
+      .replace(/[.*+?^$()|[\]\\]/g, "\\$&")
+      .replace(/\\?\{[^}]+\\?\}/g, "[^/]+")}/?$`,
+  );
 
 async function listTools(): Promise<Map<string, Set<string>>> {
   const { key } = await maxUser("entry-points");
@@ -42,7 +47,13 @@ async function listTools(): Promise<Map<string, Set<string>>> {
   expect(res.status).toBe(200);
   const text = await res.text();
   const isStream = (res.headers.get("content-type") ?? "").includes("text/event-stream");
-  const payload = isStream ? text.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5)).at(-1)! : text;
+  const payload = isStream
+    ? text
+        .split("\n")
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5))
+        .at(-1)!
+    : text;
   const listed: { name: string; inputSchema: { properties?: object } }[] = JSON.parse(payload).result.tools;
   return new Map(listed.map((t) => [t.name, new Set(Object.keys(t.inputSchema.properties ?? {}))]));
 }
@@ -51,7 +62,8 @@ function collectPropertyNames(node: unknown, into: Set<string>) {
   if (Array.isArray(node)) for (const item of node) collectPropertyNames(item, into);
   else if (node && typeof node === "object") {
     for (const [key, value] of Object.entries(node)) {
-      if (key === "properties" && value && typeof value === "object") for (const name of Object.keys(value)) into.add(name);
+      if (key === "properties" && value && typeof value === "object")
+        for (const name of Object.keys(value)) into.add(name);
       if (key === "parameters" && Array.isArray(value)) for (const p of value) into.add(p.name);
       collectPropertyNames(value, into);
     }
@@ -66,7 +78,9 @@ beforeAll(async () => {
 
   const doc = await json(await call("/api/v1/openapi.json"));
   operations = new Map();
-  for (const [path, item] of Object.entries<Record<string, { operationId: string; parameters?: { name: string; in: string }[] }>>(doc.paths)) {
+  for (const [path, item] of Object.entries<
+    Record<string, { operationId: string; parameters?: { name: string; in: string }[] }>
+  >(doc.paths)) {
     for (const method of Object.keys(item).filter((k) => METHODS.includes(k))) {
       const { operationId, parameters = [] } = item[method]!;
       const query = new Set(parameters.filter((p) => p.in === "query").map((p) => p.name));
@@ -80,7 +94,9 @@ beforeAll(async () => {
 
 /** Words shaped like tool names (`verb_noun`); error codes such as `task_not_found` are not. */
 const toolMentions = (text: string) =>
-  new Set(text.match(/\b(?:list|get|create|update|complete|delete|remove|add|search|find|set)_[a-z]+(?:_[a-z]+)*\b/g) ?? []);
+  new Set(
+    text.match(/\b(?:list|get|create|update|complete|delete|remove|add|search|find|set)_[a-z]+(?:_[a-z]+)*\b/g) ?? [],
+  );
 
 /** Words shaped like operationIds (`verbNoun`), minus field and parameter names (`listId`). */
 const operationMentions = (text: string) =>
@@ -106,7 +122,9 @@ describe("SKILL.md", () => {
     const match = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(skill);
     expect(match).not.toBeNull();
     const fields: Record<string, string> = Object.fromEntries(
-      match![1]!.split("\n").map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
+      match![1]!
+        .split("\n")
+        .map((line) => [line.slice(0, line.indexOf(":")), line.slice(line.indexOf(":") + 1).trim()]),
     );
     const name = fields.name ?? "";
     const description = fields.description ?? "";
@@ -162,14 +180,21 @@ describe("SKILL.md", () => {
       const operation = operations.get(/^`(\w+)`: `/.exec(heading)?.[1] ?? "");
       const tool = toolArguments.get(/^`(\w+)`$/.exec(heading)?.[1] ?? "");
       const listed = (label: string) =>
-        [...(new RegExp(`${label}: ([^]*?)(?:\\. [A-Z]|\\.\\n|Result:)`).exec(section)?.[1] ?? "").matchAll(/`([a-z][A-Za-z]*)`/g)].map((m) => m[1]!);
+        [
+          ...(new RegExp(`${label}: ([^]*?)(?:\\. [A-Z]|\\.\\n|Result:)`).exec(section)?.[1] ?? "").matchAll(
+            /`([a-z][A-Za-z]*)`/g,
+          ),
+        ].map((m) => m[1]!);
       if (operation) {
         const named = [...listed("Query"), ...[...section.matchAll(/[?&]([A-Za-z]+)=/g)].map((m) => m[1]!)];
         for (const name of named) expect(operation.query, `${heading}: query parameter ${name}`).toContain(name);
         checked += named.length;
       }
       if (tool) {
-        const named = [...listed("Input"), ...Object.keys(JSON.parse(/"arguments": (\{.*\})\}\}/.exec(section)?.[1] ?? "{}"))];
+        const named = [
+          ...listed("Input"),
+          ...Object.keys(JSON.parse(/"arguments": (\{.*\})\}\}/.exec(section)?.[1] ?? "{}")),
+        ];
         for (const name of named) expect(tool, `${heading}: argument ${name}`).toContain(name);
         checked += named.length;
       }
@@ -213,7 +238,8 @@ describe("SKILL.md", () => {
 });
 
 describe("llms.txt", () => {
-  const links = () => [...llms.matchAll(/^- \[([^\]]+)\]\(([^)]+)\)(?:: (.+))?$/gm)].map((m) => ({ name: m[1]!, url: m[2]! }));
+  const links = () =>
+    [...llms.matchAll(/^- \[([^\]]+)\]\(([^)]+)\)(?:: (.+))?$/gm)].map((m) => ({ name: m[1]!, url: m[2]! }));
 
   it("follows the llms.txt format: H1, summary, link sections and an Optional section", () => {
     const lines = llms.split("\n");
@@ -223,9 +249,13 @@ describe("llms.txt", () => {
     expect(llms.match(/^# /gm)).toHaveLength(1);
     expect(llms).toMatch(/^## Optional$/m);
     for (const section of llms.split(/^## /m).slice(1)) {
-      const body = section.split("\n").slice(1).filter((l) => l.trim() !== "");
+      const body = section
+        .split("\n")
+        .slice(1)
+        .filter((l) => l.trim() !== "");
       expect(body.length, section).toBeGreaterThan(0);
-      for (const line of body) expect(line, `link line in ## ${section.split("\n")[0]}`).toMatch(/^- \[[^\]]+\]\([^)]+\)(: .+)?$/);
+      for (const line of body)
+        expect(line, `link line in ## ${section.split("\n")[0]}`).toMatch(/^- \[[^\]]+\]\([^)]+\)(: .+)?$/);
     }
   });
 

@@ -36,7 +36,11 @@ function audit(schema: Schema | undefined, where: string, problems: string[]) {
     if (!property.description) problems.push(`${path}: no description`);
     // Objects and arrays of references are shown through their members' examples.
     const composite = property.type === "object" || (property.type === "array" && property.items?.$ref);
-    const shown = property.example !== undefined || property.examples !== undefined || property.const !== undefined || property.enum?.length === 1;
+    const shown =
+      property.example !== undefined ||
+      property.examples !== undefined ||
+      property.const !== undefined ||
+      property.enum?.length === 1;
     if (!composite && !shown) problems.push(`${path}: no example`);
     audit(property, path, problems);
   }
@@ -54,7 +58,9 @@ describe("OpenAPI document", () => {
     expect(doc.openapi).toMatch(/^3\.1\./);
     expect(doc.info.version).toBe("1.0.0");
     expect(doc.info.contact.email).toMatch(/@/);
-    expect(doc.servers).toEqual([expect.objectContaining({ url: "http://example.com/api/v1", description: expect.any(String) })]);
+    expect(doc.servers).toEqual([
+      expect.objectContaining({ url: "http://example.com/api/v1", description: expect.any(String) }),
+    ]);
   });
 
   it("describes every operation with an operationId, summary, description, tag and error responses", async () => {
@@ -95,9 +101,11 @@ describe("OpenAPI document", () => {
             problems.push(`${where} ${p.in} ${p.name}: no example`);
           }
         }
-        for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) audit(media.schema, `${where} body ${type}`, problems);
+        for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {}))
+          audit(media.schema, `${where} body ${type}`, problems);
         for (const [status, response] of Object.entries<any>(op.responses)) {
-          for (const [type, media] of Object.entries<any>(response.content ?? {})) audit(media.schema, `${where} ${status} ${type}`, problems);
+          for (const [type, media] of Object.entries<any>(response.content ?? {}))
+            audit(media.schema, `${where} ${status} ${type}`, problems);
         }
       }
     }

@@ -38,13 +38,17 @@ describe("per-account limit on the session routes (real [[ratelimits]] binding)"
   it("shares the budget between the sessions of one account, and names its policy in the headers", async () => {
     const { quota } = RATE_POLICIES.perAccount;
     const account = await signUp("account-limit-sessions");
-    const second = await limited("/auth/login", { ip: uniqueIp(), body: { email: account.email, password: account.password } });
+    const second = await limited("/auth/login", {
+      ip: uniqueIp(),
+      body: { email: account.email, password: account.password },
+    });
     const secondSession: string = (await json(second)).token;
     await atWindowStart(10);
     const first = await limited("/account", { token: account.session });
     expect(first.headers.get("ratelimit-policy")).toBe(`"per-account";q=${quota};w=60`);
     expect(first.headers.get("ratelimit")).toMatch(new RegExp(`^"per-account";r=${quota - 1};t=\\d+$`));
-    for (let i = 1; i < quota; i++) await (await limited("/account", { token: i % 2 ? secondSession : account.session })).body?.cancel();
+    for (let i = 1; i < quota; i++)
+      await (await limited("/account", { token: i % 2 ? secondSession : account.session })).body?.cancel();
     expect((await limited("/account/api-keys", { token: secondSession })).status).toBe(429);
     expect((await limited("/account/api-keys", { token: account.session, body: { name: "late" } })).status).toBe(429);
   });

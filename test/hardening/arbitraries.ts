@@ -31,14 +31,19 @@ export function jsonSchemaOf(schema: z.ZodType): JsonSchema {
   const resolve = (s: JsonSchema): JsonSchema => {
     if (s.$ref) return resolve(root.$defs![s.$ref.replace("#/$defs/", "")]!);
     const out: JsonSchema = { ...s };
-    if (s.properties) out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, resolve(v)]));
+    if (s.properties)
+      out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, resolve(v)]));
     if (s.anyOf) out.anyOf = s.anyOf.map(resolve);
     return out;
   };
   return resolve(root);
 }
 
-const isoDate = fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("2199-12-31T00:00:00Z"), noInvalidDate: true });
+const isoDate = fc.date({
+  min: new Date("1900-01-01T00:00:00Z"),
+  max: new Date("2199-12-31T00:00:00Z"),
+  noInvalidDate: true,
+});
 const offsets = fc.constantFrom("Z", "+00:00", "+05:30", "-12:00", "+14:00");
 
 /** Values the schema accepts (mostly: refinements such as RRULE grammar are not in JSON Schema). */
@@ -62,7 +67,11 @@ export function validOf(s: JsonSchema): fc.Arbitrary<Json> {
       if (s.format === "date") return isoDate.map((d) => d.toISOString().slice(0, 10));
       if (s.format === "date-time") return fc.tuple(isoDate, offsets).map(([d, o]) => d.toISOString().slice(0, 19) + o);
       if (s.pattern) return fc.stringMatching(new RegExp(s.pattern));
-      const text = fc.string({ unit: "grapheme", minLength: Math.max(1, s.minLength ?? 0), maxLength: Math.min(s.maxLength ?? 40, 40) });
+      const text = fc.string({
+        unit: "grapheme",
+        minLength: Math.max(1, s.minLength ?? 0),
+        maxLength: Math.min(s.maxLength ?? 40, 40),
+      });
       return typeof s.example === "string" ? fc.oneof(fc.constant(s.example), text) : text;
     }
     default:
@@ -129,9 +138,27 @@ export const WORST_ACCEPTED_RULES = [
 export const costlyRepeat = fc.constantFrom(...NEVER_RULES, ...WORST_ACCEPTED_RULES.map((r) => r.repeat));
 
 /** Numbers at the edges of what JSON, JavaScript and SQLite represent. */
-export const hugeNumber = fc.constantFrom(1e308, -1e308, 2 ** 53 + 1, -(2 ** 63), 2 ** 64, 5e-324, -0, 0.1 + 0.2, 1e21, 1.2345678901234568e29);
+export const hugeNumber = fc.constantFrom(
+  1e308,
+  -1e308,
+  2 ** 53 + 1,
+  -(2 ** 63),
+  2 ** 64,
+  5e-324,
+  -0,
+  0.1 + 0.2,
+  1e21,
+  1.2345678901234568e29,
+);
 
-export const pollutionKey = fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "__defineGetter__");
+export const pollutionKey = fc.constantFrom(
+  "__proto__",
+  "constructor",
+  "prototype",
+  "toString",
+  "hasOwnProperty",
+  "__defineGetter__",
+);
 
 const anyJson: fc.Arbitrary<Json> = fc.oneof(
   fc.constant(null),
@@ -190,7 +217,9 @@ export function mutatedOf(s: JsonSchema): fc.Arbitrary<Json> {
   }
   if (limited.length) {
     const field = fc.constantFrom(...limited);
-    mutations.push(fc.tuple(base, field).chain(([o, k]) => overlong(s.properties![k]!.maxLength!).map((v) => withKey(o, k, v))));
+    mutations.push(
+      fc.tuple(base, field).chain(([o, k]) => overlong(s.properties![k]!.maxLength!).map((v) => withKey(o, k, v))),
+    );
   }
   // Nested pollution: {"constructor": {"prototype": {...}}} and {"__proto__": {"isAdmin": true}}.
   mutations.push(base.map((o) => withKey(o, "__proto__", { isAdmin: true, completed: true })));
@@ -206,7 +235,17 @@ export function bodyTextOf(s: JsonSchema): fc.Arbitrary<string> {
     {
       weight: 1,
       arbitrary: fc.oneof(
-        fc.constantFrom("", "{", "{\"title\":", "[", "nul", "{\"title\":\"x\",}", "{'title':'x'}", "\u0000", `${"[".repeat(5000)}${"]".repeat(5000)}`),
+        fc.constantFrom(
+          "",
+          "{",
+          '{"title":',
+          "[",
+          "nul",
+          '{"title":"x",}',
+          "{'title':'x'}",
+          "\u0000",
+          `${"[".repeat(5000)}${"]".repeat(5000)}`,
+        ),
         fc.string({ maxLength: 30 }),
         validOf(s).map((v) => `${JSON.stringify(v)} trailing`),
       ),
@@ -220,11 +259,28 @@ export const pathId = fc.oneof(
   fc.string({ minLength: 1, maxLength: 30 }).map(encodeURIComponent),
   unicodeEdge.map((u) => encodeURIComponent(u.replace(/[\ud800-\udfff]/g, "?"))),
   pollutionKey,
-  fc.constantFrom("..", "%2e%2e", "%2F", "%00", "a%20b", "x".repeat(101), "x".repeat(5000), "-1", "0", "1e309", "null", "undefined", "NaN"),
+  fc.constantFrom(
+    "..",
+    "%2e%2e",
+    "%2F",
+    "%00",
+    "a%20b",
+    "x".repeat(101),
+    "x".repeat(5000),
+    "-1",
+    "0",
+    "1e309",
+    "null",
+    "undefined",
+    "NaN",
+  ),
 );
 
 /** Visible ASCII, tab and space: workerd warns on every non-ASCII header value, which would flood the log. */
-const headerChars = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 40 });
+const headerChars = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+  maxLength: 40,
+});
 
 export interface HeaderCase {
   authorization?: string;
@@ -239,15 +295,43 @@ export const headerCase = (validKey: string): fc.Arbitrary<HeaderCase> =>
     {
       authorization: fc.oneof(
         fc.constant(`Bearer ${validKey}`),
-        fc.constantFrom("", "Bearer", "Bearer ", `bearer ${validKey}`, `Bearer  ${validKey}`, `Bearer ${validKey} extra`, `Basic ${btoa("a:b")}`, `Bearer ${validKey.slice(0, -1)}`, `Bearer ${"A".repeat(5000)}`),
+        fc.constantFrom(
+          "",
+          "Bearer",
+          "Bearer ",
+          `bearer ${validKey}`,
+          `Bearer  ${validKey}`,
+          `Bearer ${validKey} extra`,
+          `Basic ${btoa("a:b")}`,
+          `Bearer ${validKey.slice(0, -1)}`,
+          `Bearer ${"A".repeat(5000)}`,
+        ),
         headerChars.map((v) => `Bearer ${v}`),
       ),
       contentType: fc.oneof(
-        fc.constantFrom("application/json", "application/json; charset=utf-8", "application/merge-patch+json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/json; charset=utf-16", "APPLICATION/JSON", "application/jsonx", ""),
+        fc.constantFrom(
+          "application/json",
+          "application/json; charset=utf-8",
+          "application/merge-patch+json",
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=x",
+          "application/json; charset=utf-16",
+          "APPLICATION/JSON",
+          "application/jsonx",
+          "",
+        ),
         headerChars,
       ),
-      idempotencyKey: fc.oneof(fc.uuid(), fc.constantFrom("", " ", "x".repeat(255), "x".repeat(256), "a\tb", "\u00e9"), headerChars),
-      ifMatch: fc.oneof(fc.constantFrom("*", '"x"', 'W/"x"', '"a", "b"', "", `"${"x".repeat(3000)}"`, "garbage"), headerChars),
+      idempotencyKey: fc.oneof(
+        fc.uuid(),
+        fc.constantFrom("", " ", "x".repeat(255), "x".repeat(256), "a\tb", "\u00e9"),
+        headerChars,
+      ),
+      ifMatch: fc.oneof(
+        fc.constantFrom("*", '"x"', 'W/"x"', '"a", "b"', "", `"${"x".repeat(3000)}"`, "garbage"),
+        headerChars,
+      ),
     },
     { requiredKeys: [] },
   );
@@ -256,9 +340,28 @@ export const headerCase = (validKey: string): fc.Arbitrary<HeaderCase> =>
 export const taskQuery = fc
   .array(
     fc.tuple(
-      fc.oneof(fc.constantFrom("since", "completed", "listId", "limit", "cursor"), pollutionKey, fc.string({ maxLength: 8 })),
       fc.oneof(
-        fc.constantFrom("", "true", "false", "TRUE", "1", "0", "-1", "501", "1e3", "NaN", "Infinity", "2026-01-01T00:00:00Z", "2026-13-45", "9".repeat(400)),
+        fc.constantFrom("since", "completed", "listId", "limit", "cursor"),
+        pollutionKey,
+        fc.string({ maxLength: 8 }),
+      ),
+      fc.oneof(
+        fc.constantFrom(
+          "",
+          "true",
+          "false",
+          "TRUE",
+          "1",
+          "0",
+          "-1",
+          "501",
+          "1e3",
+          "NaN",
+          "Infinity",
+          "2026-01-01T00:00:00Z",
+          "2026-13-45",
+          "9".repeat(400),
+        ),
         hugeNumber.map(String),
         fc.string({ maxLength: 20 }),
         unicodeEdge,
@@ -267,5 +370,7 @@ export const taskQuery = fc
     { maxLength: 5 },
   )
   .map((pairs) =>
-    pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "\ufffd"))}`).join("&"),
+    pairs
+      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, "\ufffd"))}`)
+      .join("&"),
   );

@@ -6,11 +6,22 @@ import { callWith } from "./support";
 const FOREIGN = "https://evil.example";
 const preflight = (method: string, origin = FOREIGN) => ({
   method: "OPTIONS",
-  headers: { Origin: origin, "Access-Control-Request-Method": method, "Access-Control-Request-Headers": "authorization, content-type" },
+  headers: {
+    Origin: origin,
+    "Access-Control-Request-Method": method,
+    "Access-Control-Request-Headers": "authorization, content-type",
+  },
 });
 
 describe("CORS", () => {
-  const publicPaths = ["/api/v1/", "/api/v1/openapi.json", "/api/v1/calendars", "/api/v1/calendars/de", "/llms.txt", "/SKILL.md"];
+  const publicPaths = [
+    "/api/v1/",
+    "/api/v1/openapi.json",
+    "/api/v1/calendars",
+    "/api/v1/calendars/de",
+    "/llms.txt",
+    "/SKILL.md",
+  ];
   for (const path of publicPaths) {
     it(`public ${path} allows any origin`, async () => {
       const res = await call(path, { headers: { Origin: FOREIGN } });
@@ -63,9 +74,14 @@ describe("CORS", () => {
     expect(own.headers.get("access-control-allow-origin")).toBe("http://example.com");
     // A browser client must be able to read the lifecycle headers (ETag, Link to the next occurrence, replays).
     const exposed = own.headers.get("access-control-expose-headers")?.toLowerCase() ?? "";
-    for (const header of ["etag", "location", "link", "idempotent-replayed", "retry-after", "ratelimit"]) expect(exposed).toContain(header);
+    for (const header of ["etag", "location", "link", "idempotent-replayed", "retry-after", "ratelimit"])
+      expect(exposed).toContain(header);
     const partner = "https://app.partner.example";
-    const allowed = await callWith({ ALLOWED_ORIGINS: "app.partner.example" }, "/api/v1/tasks", preflight("POST", partner));
+    const allowed = await callWith(
+      { ALLOWED_ORIGINS: "app.partner.example" },
+      "/api/v1/tasks",
+      preflight("POST", partner),
+    );
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get("access-control-allow-origin")).toBe(partner);
     expect(allowed.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");

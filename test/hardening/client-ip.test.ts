@@ -9,7 +9,14 @@ import { atWindowStart, limited, uniqueIp } from "./support";
  * passes on (X-Forwarded-For is appended to, True-Client-IP is set only on Enterprise zones) must
  * not move a request to another bucket. docs/security.md has the deployment paths.
  */
-const SPOOFABLE = ["X-Forwarded-For", "X-Real-IP", "True-Client-IP", "Forwarded", "CF-Connecting-IPv6", "Fly-Client-IP"];
+const SPOOFABLE = [
+  "X-Forwarded-For",
+  "X-Real-IP",
+  "True-Client-IP",
+  "Forwarded",
+  "CF-Connecting-IPv6",
+  "Fly-Client-IP",
+];
 
 async function failedAttempts(n: number, headers: (i: number) => Record<string, string>, ip?: string) {
   const statuses: number[] = [];
@@ -26,10 +33,14 @@ describe("the client IP behind the per-IP limits", { timeout: 60_000 }, () => {
     const { quota } = RATE_POLICIES.perIp;
     const ip = uniqueIp();
     await atWindowStart(10);
-    const statuses = await failedAttempts(quota + SPOOFABLE.length, (i) => {
-      const name = SPOOFABLE[i % SPOOFABLE.length]!;
-      return { [name]: name === "Forwarded" ? `for="[${uniqueIp()}]"` : uniqueIp() };
-    }, ip);
+    const statuses = await failedAttempts(
+      quota + SPOOFABLE.length,
+      (i) => {
+        const name = SPOOFABLE[i % SPOOFABLE.length]!;
+        return { [name]: name === "Forwarded" ? `for="[${uniqueIp()}]"` : uniqueIp() };
+      },
+      ip,
+    );
     expect(statuses).toEqual([...Array(quota).fill(401), ...Array(SPOOFABLE.length).fill(429)]);
   });
 });

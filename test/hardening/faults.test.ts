@@ -30,7 +30,13 @@ const plan = (p: Partial<FaultPlan>): FaultPlan => ({ injected: 0, ...p });
 
 /** The account's tasks as D1 has them, tombstones included: any write shows up here. */
 const snapshot = async (accountId: string) =>
-  (await env.DB.prepare("SELECT id, updated_at, completed, deleted_at, repeat FROM tasks WHERE account_id = ? ORDER BY id").bind(accountId).all()).results;
+  (
+    await env.DB.prepare(
+      "SELECT id, updated_at, completed, deleted_at, repeat FROM tasks WHERE account_id = ? ORDER BY id",
+    )
+      .bind(accountId)
+      .all()
+  ).results;
 
 describe("D1 faults", () => {
   let logged: MockInstance<typeof console.error>;
@@ -75,7 +81,11 @@ describe("D1 faults", () => {
     it(`answers 500 internal without Retry-After, never a transient 503, when D1 says "${message}"`, async () => {
       const user = await maxUser("permanent");
       const faulty = withFaults(plan({ failWhen: (sql) => /\bfrom "?tasks"?/i.test(sql) && !writes(sql), message }));
-      for (const path of ["/api/v1/tasks", "/api/v1/tasks?limit=10", `/api/v1/tasks?since=${encodeURIComponent(new Date().toISOString())}`]) {
+      for (const path of [
+        "/api/v1/tasks",
+        "/api/v1/tasks?limit=10",
+        `/api/v1/tasks?since=${encodeURIComponent(new Date().toISOString())}`,
+      ]) {
         const res = await faulty(path, { token: user.key });
         const text = await res.text();
         expect(res.status, text).toBe(500);
@@ -93,7 +103,9 @@ describe("D1 faults", () => {
     const p = plan({ failWhen: writes });
     const faulty = withFaults(p);
     await expectUnavailable(await faulty("/api/v1/tasks", { token: user.key, body: { title: "new" } }));
-    await expectUnavailable(await faulty(`/api/v1/tasks/${task.id}`, { token: user.key, method: "PATCH", body: { title: "changed" } }));
+    await expectUnavailable(
+      await faulty(`/api/v1/tasks/${task.id}`, { token: user.key, method: "PATCH", body: { title: "changed" } }),
+    );
     await expectUnavailable(await faulty(`/api/v1/tasks/${task.id}`, { token: user.key, method: "DELETE" }));
     expect(p.injected).toBeGreaterThanOrEqual(3);
     // Reads keep working.
@@ -118,7 +130,12 @@ describe("D1 faults", () => {
     const res = await withFaults(plan({ failWhen: writes }))("/mcp", {
       token: user.key,
       headers: { Accept: "application/json, text/event-stream" },
-      body: { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "create_task", arguments: { title: "lost?" } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 7,
+        method: "tools/call",
+        params: { name: "create_task", arguments: { title: "lost?" } },
+      },
     });
     expect(res.status).toBeLessThan(500);
     const text = await res.text();
@@ -144,9 +161,13 @@ describe("D1 faults", () => {
     for (const at of [0, 1, 2]) {
       const email = uniqueEmail(`atomic-${at}`);
       const p = plan({ batchFailAt: at });
-      await expectUnavailable(await withFaults(p)("/auth/signup", { body: { email, password: "correct horse battery" } }));
+      await expectUnavailable(
+        await withFaults(p)("/auth/signup", { body: { email, password: "correct horse battery" } }),
+      );
       expect(p.injected).toBe(1);
-      const row = await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE email = ?").bind(email).first<{ n: number }>();
+      const row = await env.DB.prepare("SELECT count(*) AS n FROM accounts WHERE email = ?")
+        .bind(email)
+        .first<{ n: number }>();
       expect(row?.n).toBe(0);
       // And the same email signs up normally afterwards: nothing half-written blocks it.
       expect((await call("/auth/signup", { body: { email, password: "correct horse battery" } })).status).toBe(201);
@@ -166,7 +187,9 @@ describe("D1 faults", () => {
       const p = plan({ batchFailAt: at });
       await expectUnavailable(await withFaults(p)("/api/v1/tasks", { token: user.key, body, headers }));
       expect(p.injected).toBe(1);
-      const records = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE key = ?").bind(key).first<{ n: number }>();
+      const records = await env.DB.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE key = ?")
+        .bind(key)
+        .first<{ n: number }>();
       expect(records?.n).toBe(0);
       const first = await call("/api/v1/tasks", { token: user.key, body, headers });
       const again = await call("/api/v1/tasks", { token: user.key, body, headers });
@@ -184,11 +207,21 @@ describe("D1 faults", () => {
     const before = await snapshot(user.accountId);
     for (const at of [0, 1]) {
       const p = plan({ batchFailAt: at });
-      await expectUnavailable(await withFaults(p)(`/api/v1/tasks/${task.id}`, { token: user.key, method: "PATCH", body: { completed: true } }));
+      await expectUnavailable(
+        await withFaults(p)(`/api/v1/tasks/${task.id}`, {
+          token: user.key,
+          method: "PATCH",
+          body: { completed: true },
+        }),
+      );
       expect(p.injected).toBe(1);
       expect(await snapshot(user.accountId)).toEqual(before);
     }
-    const done = await call(`/api/v1/tasks/${task.id}`, { token: user.key, method: "PATCH", body: { completed: true } });
+    const done = await call(`/api/v1/tasks/${task.id}`, {
+      token: user.key,
+      method: "PATCH",
+      body: { completed: true },
+    });
     expect(done.status).toBe(200);
     const after = await snapshot(user.accountId);
     expect(after).toHaveLength(2);

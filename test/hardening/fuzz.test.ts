@@ -6,7 +6,17 @@ import { TaskInput, TaskPatch } from "../../src/domain/tasks/schemas";
 import { tools } from "../../src/mcp/tools";
 import { BASE, call, createTask, maxUser } from "../helpers";
 import { MCP_HEADERS, rpcResult } from "../mcp/client";
-import { bodyTextOf, costlyRepeat, headerCase, jsonSchemaOf, mutatedOf, pathId, taskQuery, unicodeEdge, validOf } from "./arbitraries";
+import {
+  bodyTextOf,
+  costlyRepeat,
+  headerCase,
+  jsonSchemaOf,
+  mutatedOf,
+  pathId,
+  taskQuery,
+  unicodeEdge,
+  validOf,
+} from "./arbitraries";
 import { PROBLEM_CODES } from "./support";
 
 /**
@@ -52,7 +62,11 @@ interface Sent {
 async function check(sent: Sent, accountId = user.accountId): Promise<{ status: number; text: string }> {
   const before = await snapshot(accountId);
   const headers = new Headers(sent.headers);
-  const response = await call(sent.path, { method: sent.method, headers: Object.fromEntries(headers), body: sent.body });
+  const response = await call(sent.path, {
+    method: sent.method,
+    headers: Object.fromEntries(headers),
+    body: sent.body,
+  });
   const text = await response.text();
   totals.tried++;
   totals.perTarget.set(sent.target, (totals.perTarget.get(sent.target) ?? 0) + 1);
@@ -65,7 +79,10 @@ async function check(sent: Sent, accountId = user.accountId): Promise<{ status: 
     const problem = JSON.parse(text);
     expect(PROBLEM_CODES.has(problem.code), where).toBe(true);
     expect(problem.status, where).toBe(response.status);
-    expect(typeof problem.title === "string" && typeof problem.detail === "string" && typeof problem.type === "string", where).toBe(true);
+    expect(
+      typeof problem.title === "string" && typeof problem.detail === "string" && typeof problem.type === "string",
+      where,
+    ).toBe(true);
     expect(await snapshot(accountId), where).toEqual(before);
   } else {
     totals.twoXx++;
@@ -95,7 +112,13 @@ describe(`fuzzing REST (${RUNS} runs per target)`, { timeout: 30_000 + RUNS * 40
   it("POST /api/v1/tasks: bodies", async () => {
     await fc.assert(
       fc.asyncProperty(bodyTextOf(input), async (body) => {
-        await check({ target: "POST /tasks", method: "POST", path: "/api/v1/tasks", headers: jsonHeaders(user.key), body });
+        await check({
+          target: "POST /tasks",
+          method: "POST",
+          path: "/api/v1/tasks",
+          headers: jsonHeaders(user.key),
+          body,
+        });
       }),
       params(),
     );
@@ -104,7 +127,13 @@ describe(`fuzzing REST (${RUNS} runs per target)`, { timeout: 30_000 + RUNS * 40
   it("PATCH /api/v1/tasks/{id}: bodies on an existing task, and ids", async () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(fc.constant(ownTaskId), pathId), bodyTextOf(patch), async (id, body) => {
-        await check({ target: "PATCH /tasks/{id}", method: "PATCH", path: `/api/v1/tasks/${id}`, headers: jsonHeaders(user.key), body });
+        await check({
+          target: "PATCH /tasks/{id}",
+          method: "PATCH",
+          path: `/api/v1/tasks/${id}`,
+          headers: jsonHeaders(user.key),
+          body,
+        });
       }),
       params(),
     );
@@ -113,7 +142,12 @@ describe(`fuzzing REST (${RUNS} runs per target)`, { timeout: 30_000 + RUNS * 40
   it("DELETE /api/v1/tasks/{id}: ids", async () => {
     await fc.assert(
       fc.asyncProperty(pathId, async (id) => {
-        await check({ target: "DELETE /tasks/{id}", method: "DELETE", path: `/api/v1/tasks/${id}`, headers: { Authorization: `Bearer ${user.key}` } });
+        await check({
+          target: "DELETE /tasks/{id}",
+          method: "DELETE",
+          path: `/api/v1/tasks/${id}`,
+          headers: { Authorization: `Bearer ${user.key}` },
+        });
       }),
       params(),
     );
@@ -122,7 +156,12 @@ describe(`fuzzing REST (${RUNS} runs per target)`, { timeout: 30_000 + RUNS * 40
   it("GET /api/v1/tasks: query strings", async () => {
     await fc.assert(
       fc.asyncProperty(taskQuery, async (query) => {
-        await check({ target: "GET /tasks?query", method: "GET", path: `/api/v1/tasks?${query}`, headers: { Authorization: `Bearer ${user.key}` } });
+        await check({
+          target: "GET /tasks?query",
+          method: "GET",
+          path: `/api/v1/tasks?${query}`,
+          headers: { Authorization: `Bearer ${user.key}` },
+        });
       }),
       params(),
     );
@@ -130,15 +169,29 @@ describe(`fuzzing REST (${RUNS} runs per target)`, { timeout: 30_000 + RUNS * 40
 
   it("POST then complete: the costliest repeat rules from generated dues", async () => {
     const due = fc.oneof(
-      fc.date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("9999-12-31T00:00:00Z"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+      fc
+        .date({ min: new Date("1900-01-01T00:00:00Z"), max: new Date("9999-12-31T00:00:00Z"), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
       fc.constantFrom("1900-01-01", "1900-01-02", "2024-02-29", "9999-12-31"),
     );
     await fc.assert(
       fc.asyncProperty(costlyRepeat, due, async (repeat, due) => {
-        const created = await check({ target: "complete costly rule", method: "POST", path: "/api/v1/tasks", headers: jsonHeaders(user.key), body: JSON.stringify({ title: "costly", due, repeat }) });
+        const created = await check({
+          target: "complete costly rule",
+          method: "POST",
+          path: "/api/v1/tasks",
+          headers: jsonHeaders(user.key),
+          body: JSON.stringify({ title: "costly", due, repeat }),
+        });
         if (created.status !== 201) return;
         const started = performance.now();
-        await check({ target: "complete costly rule", method: "PATCH", path: `/api/v1/tasks/${JSON.parse(created.text).id}`, headers: jsonHeaders(user.key), body: '{"completed":true}' });
+        await check({
+          target: "complete costly rule",
+          method: "PATCH",
+          path: `/api/v1/tasks/${JSON.parse(created.text).id}`,
+          headers: jsonHeaders(user.key),
+          body: '{"completed":true}',
+        });
         totals.slowestCompletion = Math.max(totals.slowestCompletion, performance.now() - started);
       }),
       params(),
@@ -170,8 +223,15 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
   const credentials = z.strictObject({ email: z.email().max(254), password: z.string().min(10).max(1024) });
   const creds = jsonSchemaOf(credentials);
   const account = jsonSchemaOf(z.strictObject({ timeZone: z.string().max(64).optional() }));
-  const newKey = jsonSchemaOf(z.strictObject({ name: z.string().min(1).max(100), expiresAt: z.iso.datetime({ offset: true }).nullable().optional() }));
-  const passwordChange = jsonSchemaOf(z.strictObject({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(10).max(1024) }));
+  const newKey = jsonSchemaOf(
+    z.strictObject({
+      name: z.string().min(1).max(100),
+      expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    }),
+  );
+  const passwordChange = jsonSchemaOf(
+    z.strictObject({ currentPassword: z.string().min(1).max(1024), newPassword: z.string().min(10).max(1024) }),
+  );
   const erasure = jsonSchemaOf(z.strictObject({ password: z.string().min(1).max(1024) }));
   let session: string;
   let accountId: string;
@@ -187,11 +247,20 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
   for (const path of ["/auth/signup", "/auth/login"]) {
     it(`POST ${path}: bodies (mutated, so almost none is valid)`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.oneof(mutatedOf(creds).map((v) => JSON.stringify(v) ?? "null"), bodyTextOf(creds)), async (body) => {
-          const { status } = await check({ target: path, method: "POST", path, headers: { "Content-Type": "application/json" }, body }, accountId);
-          // An accepted sign-up must have been a valid one.
-          if (status === 201) expect(credentials.safeParse(JSON.parse(body)).success).toBe(true);
-        }),
+        fc.asyncProperty(
+          fc.oneof(
+            mutatedOf(creds).map((v) => JSON.stringify(v) ?? "null"),
+            bodyTextOf(creds),
+          ),
+          async (body) => {
+            const { status } = await check(
+              { target: path, method: "POST", path, headers: { "Content-Type": "application/json" }, body },
+              accountId,
+            );
+            // An accepted sign-up must have been a valid one.
+            if (status === 201) expect(credentials.safeParse(JSON.parse(body)).success).toBe(true);
+          },
+        ),
         params(),
       );
     });
@@ -199,9 +268,18 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
 
   it("PATCH /account: bodies", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.oneof(bodyTextOf(account), unicodeEdge.map((tz) => JSON.stringify({ timeZone: tz }))), async (body) => {
-        await check({ target: "PATCH /account", method: "PATCH", path: "/account", headers: sessionHeaders(), body }, accountId);
-      }),
+      fc.asyncProperty(
+        fc.oneof(
+          bodyTextOf(account),
+          unicodeEdge.map((tz) => JSON.stringify({ timeZone: tz })),
+        ),
+        async (body) => {
+          await check(
+            { target: "PATCH /account", method: "PATCH", path: "/account", headers: sessionHeaders(), body },
+            accountId,
+          );
+        },
+      ),
       params(),
     );
   });
@@ -209,20 +287,41 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
   it("POST /account/api-keys: bodies", async () => {
     await fc.assert(
       fc.asyncProperty(bodyTextOf(newKey), async (body) => {
-        await check({ target: "POST /account/api-keys", method: "POST", path: "/account/api-keys", headers: sessionHeaders(), body }, accountId);
+        await check(
+          {
+            target: "POST /account/api-keys",
+            method: "POST",
+            path: "/account/api-keys",
+            headers: sessionHeaders(),
+            body,
+          },
+          accountId,
+        );
       }),
       params(),
     );
   });
 
   // Generated passwords are never the account's, so every request here must be refused and change nothing.
-  for (const [method, path, schema] of [["POST", "/account/password", passwordChange], ["DELETE", "/account", erasure]] as const) {
+  for (const [method, path, schema] of [
+    ["POST", "/account/password", passwordChange],
+    ["DELETE", "/account", erasure],
+  ] as const) {
     it(`${method} ${path}: bodies`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.oneof(bodyTextOf(schema), validOf(schema).map((v) => JSON.stringify(v))), async (body) => {
-          const { status } = await check({ target: `${method} ${path}`, method, path, headers: sessionHeaders(), body }, accountId);
-          expect(status).toBeGreaterThanOrEqual(400);
-        }),
+        fc.asyncProperty(
+          fc.oneof(
+            bodyTextOf(schema),
+            validOf(schema).map((v) => JSON.stringify(v)),
+          ),
+          async (body) => {
+            const { status } = await check(
+              { target: `${method} ${path}`, method, path, headers: sessionHeaders(), body },
+              accountId,
+            );
+            expect(status).toBeGreaterThanOrEqual(400);
+          },
+        ),
         params(),
       );
     });
@@ -231,7 +330,15 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
   it("DELETE /account/sessions/{id}: ids", async () => {
     await fc.assert(
       fc.asyncProperty(pathId, async (id) => {
-        await check({ target: "DELETE /account/sessions/{id}", method: "DELETE", path: `/account/sessions/${id}`, headers: sessionHeaders() }, accountId);
+        await check(
+          {
+            target: "DELETE /account/sessions/{id}",
+            method: "DELETE",
+            path: `/account/sessions/${id}`,
+            headers: sessionHeaders(),
+          },
+          accountId,
+        );
       }),
       params(),
     );
@@ -240,7 +347,15 @@ describe(`fuzzing account writes (${RUNS} runs per endpoint)`, { timeout: 30_000
   it("DELETE /account/api-keys/{id}: ids", async () => {
     await fc.assert(
       fc.asyncProperty(pathId, async (id) => {
-        await check({ target: "DELETE /account/api-keys/{id}", method: "DELETE", path: `/account/api-keys/${id}`, headers: sessionHeaders() }, accountId);
+        await check(
+          {
+            target: "DELETE /account/api-keys/{id}",
+            method: "DELETE",
+            path: `/account/api-keys/${id}`,
+            headers: sessionHeaders(),
+          },
+          accountId,
+        );
       }),
       params(),
     );
@@ -252,30 +367,40 @@ describe(`fuzzing MCP tools (${RUNS} runs per tool)`, { timeout: 30_000 + RUNS *
     it(`tools/call ${tool.name}: arguments`, async () => {
       const schema = jsonSchemaOf(tool.input);
       await fc.assert(
-        fc.asyncProperty(fc.oneof({ weight: 4, arbitrary: mutatedOf(schema) }, { weight: 1, arbitrary: validOf(schema) }), fc.integer({ min: 1, max: 1e9 }), async (args, id) => {
-          const before = await snapshot(user.accountId);
-          const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool.name, arguments: args } });
-          const response = await call("/mcp", { method: "POST", token: user.key, headers: MCP_HEADERS, body });
-          totals.tried++;
-          totals.perTarget.set(`mcp ${tool.name}`, (totals.perTarget.get(`mcp ${tool.name}`) ?? 0) + 1);
-          const where = `${tool.name} ${body.slice(0, 300)} → ${response.status}`;
-          if (response.status >= 500) totals.fiveXx++;
-          expect(response.status, where).toBeLessThan(500);
-          if (response.status >= 400) {
-            totals.fourXx++;
-            expect(response.headers.get("content-type"), where).toBe("application/problem+json");
-            expect(PROBLEM_CODES.has(JSON.parse(await response.text()).code), where).toBe(true);
-            expect(await snapshot(user.accountId), where).toEqual(before);
-            return;
-          }
-          totals.twoXx++;
-          const message = await rpcResult(response);
-          const text = JSON.stringify(message);
-          // No stack trace, no SQL, and never an internal error for bad arguments.
-          expect(text, where).not.toMatch(/\bat \S+\.(ts|js):\d+|Failed query|SQLITE|D1_ERROR/);
-          expect(message.error?.code, `${where} ${text.slice(0, 300)}`).not.toBe(-32603);
-          if (message.error || message.result?.isError) expect(await snapshot(user.accountId), `${where} ${text.slice(0, 300)}`).toEqual(before);
-        }),
+        fc.asyncProperty(
+          fc.oneof({ weight: 4, arbitrary: mutatedOf(schema) }, { weight: 1, arbitrary: validOf(schema) }),
+          fc.integer({ min: 1, max: 1e9 }),
+          async (args, id) => {
+            const before = await snapshot(user.accountId);
+            const body = JSON.stringify({
+              jsonrpc: "2.0",
+              id,
+              method: "tools/call",
+              params: { name: tool.name, arguments: args },
+            });
+            const response = await call("/mcp", { method: "POST", token: user.key, headers: MCP_HEADERS, body });
+            totals.tried++;
+            totals.perTarget.set(`mcp ${tool.name}`, (totals.perTarget.get(`mcp ${tool.name}`) ?? 0) + 1);
+            const where = `${tool.name} ${body.slice(0, 300)} → ${response.status}`;
+            if (response.status >= 500) totals.fiveXx++;
+            expect(response.status, where).toBeLessThan(500);
+            if (response.status >= 400) {
+              totals.fourXx++;
+              expect(response.headers.get("content-type"), where).toBe("application/problem+json");
+              expect(PROBLEM_CODES.has(JSON.parse(await response.text()).code), where).toBe(true);
+              expect(await snapshot(user.accountId), where).toEqual(before);
+              return;
+            }
+            totals.twoXx++;
+            const message = await rpcResult(response);
+            const text = JSON.stringify(message);
+            // No stack trace, no SQL, and never an internal error for bad arguments.
+            expect(text, where).not.toMatch(/\bat \S+\.(ts|js):\d+|Failed query|SQLITE|D1_ERROR/);
+            expect(message.error?.code, `${where} ${text.slice(0, 300)}`).not.toBe(-32603);
+            if (message.error || message.result?.isError)
+              expect(await snapshot(user.accountId), `${where} ${text.slice(0, 300)}`).toEqual(before);
+          },
+        ),
         params(),
       );
     });

@@ -6,7 +6,11 @@ import { BASE, call, createKey, json, maxUser, signUp } from "../helpers";
 import { callWith, faultyD1, uniqueIp } from "./support";
 
 const lastUsedAt = async (keyId: string) =>
-  (await env.DB.prepare("SELECT last_used_at AS v FROM api_keys WHERE id = ?").bind(keyId).first<{ v: string | null }>())?.v ?? null;
+  (
+    await env.DB.prepare("SELECT last_used_at AS v FROM api_keys WHERE id = ?")
+      .bind(keyId)
+      .first<{ v: string | null }>()
+  )?.v ?? null;
 
 describe("API keys and accounts", () => {
   it("allows at most 10 active keys; the 11th is 409 key_limit_reached, and revoking one frees a slot", async () => {
@@ -16,20 +20,29 @@ describe("API keys and accounts", () => {
     const eleventh = await call("/account/api-keys", { token: account.session, body: { name: "k10" } });
     expect(eleventh.status).toBe(409);
     expect((await json(eleventh)).code).toBe("key_limit_reached");
-    expect((await call(`/account/api-keys/${keys[0]!.id}`, { method: "DELETE", token: account.session })).status).toBe(204);
+    expect((await call(`/account/api-keys/${keys[0]!.id}`, { method: "DELETE", token: account.session })).status).toBe(
+      204,
+    );
     expect((await call("/account/api-keys", { token: account.session, body: { name: "k10" } })).status).toBe(201);
   });
 
   it("parallel creations cannot slip past the limit", async () => {
     const account = await signUp("parallel-keys");
-    const results = await Promise.all(Array.from({ length: 15 }, (_, i) => call("/account/api-keys", { token: account.session, body: { name: `p${i}` } })));
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        call("/account/api-keys", { token: account.session, body: { name: `p${i}` } }),
+      ),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(10);
     expect(results.filter((r) => r.status === 409)).toHaveLength(5);
   });
 
   it("an expired key gets 401; expiry in the past is refused at creation", async () => {
     const user = await maxUser("expiry");
-    const soon = await call("/account/api-keys", { token: user.session, body: { name: "short", expiresAt: new Date(Date.now() + 3_600_000).toISOString() } });
+    const soon = await call("/account/api-keys", {
+      token: user.session,
+      body: { name: "short", expiresAt: new Date(Date.now() + 3_600_000).toISOString() },
+    });
     expect(soon.status).toBe(201);
     const { key, id, expiresAt } = await json(soon);
     expect(expiresAt).toMatch(/Z$/);
@@ -39,7 +52,10 @@ describe("API keys and accounts", () => {
     const expired = await call("/api/v1/tasks", { token: key });
     expect(expired.status).toBe(401);
     expect((await json(expired)).code).toBe("unauthorized");
-    const past = await call("/account/api-keys", { token: user.session, body: { name: "past", expiresAt: "2001-01-01T00:00:00Z" } });
+    const past = await call("/account/api-keys", {
+      token: user.session,
+      body: { name: "past", expiresAt: "2001-01-01T00:00:00Z" },
+    });
     expect(past.status).toBe(400);
   });
 
@@ -50,7 +66,9 @@ describe("API keys and accounts", () => {
     expect(first).toMatch(/Z$/);
     for (let i = 0; i < 5; i++) await callWith({}, "/api/v1/tasks", { token: user.key });
     expect(await lastUsedAt(user.keyId)).toBe(first);
-    await env.DB.prepare("UPDATE api_keys SET last_used_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(user.keyId).run();
+    await env.DB.prepare("UPDATE api_keys SET last_used_at = '2000-01-01T00:00:00.000Z' WHERE id = ?")
+      .bind(user.keyId)
+      .run();
     await callWith({}, "/api/v1/tasks", { token: user.key });
     expect(await lastUsedAt(user.keyId)).not.toBe("2000-01-01T00:00:00.000Z");
   });
@@ -83,7 +101,11 @@ describe("API keys and accounts", () => {
     };
     const ctx = createExecutionContext();
     const request = new Request(`${BASE}/api/v1/tasks`, { headers: { Authorization: `Bearer ${user.key}` } });
-    const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, DB: held } as Env, ctx);
+    const response = await worker.fetch(
+      request as Request<unknown, IncomingRequestCfProperties>,
+      { ...env, DB: held } as Env,
+      ctx,
+    );
     expect(response.status).toBe(200);
     expect(touched).toBe(false);
     release();
@@ -111,8 +133,15 @@ describe("API keys and accounts", () => {
       const down = faultyD1(env.DB, { injected: 0, failWhen: () => true });
       await callWith({ DB: down }, "/api/v1/tasks", { token: user.key });
       await callWith({ DB: down }, "/auth/login", { body: { email: user.email, password: user.password } });
-      await callWith({ DB: down, RATE_LIMITS: "on" }, "/auth/signup", { ip: uniqueIp(), body: { email: "x@example.com", password: user.password } });
-      const lines = spies.flatMap((spy) => spy.mock.calls.map((args) => args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" ")));
+      await callWith({ DB: down, RATE_LIMITS: "on" }, "/auth/signup", {
+        ip: uniqueIp(),
+        body: { email: "x@example.com", password: user.password },
+      });
+      const lines = spies.flatMap((spy) =>
+        spy.mock.calls.map((args) =>
+          args.map((a) => (a instanceof Error ? `${a.message} ${a.stack}` : String(a))).join(" "),
+        ),
+      );
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) {
         expect(line).not.toContain(user.password);

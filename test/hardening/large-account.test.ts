@@ -36,7 +36,10 @@ beforeAll(async () => {
   user = await maxUser("large");
   startedAt = new Date(Date.now() - 1000).toISOString();
   for (let i = 0; i < TASKS; i++) {
-    const res = await call("/api/v1/tasks", { token: user.key, body: { title, notes, listId: "big", due: "2026-12-24T09:00:00+01:00", repeat: "FREQ=DAILY" } });
+    const res = await call("/api/v1/tasks", {
+      token: user.key,
+      body: { title, notes, listId: "big", due: "2026-12-24T09:00:00+01:00", repeat: "FREQ=DAILY" },
+    });
     expect(res.status).toBe(201);
     await res.body?.cancel();
   }
@@ -54,11 +57,16 @@ describe("the largest account the limits allow lists in full", { timeout: 120_00
     expect(body.meta.count).toBe(TASKS);
     const bytes = new TextEncoder().encode(text).byteLength;
     expect(bytes).toBeGreaterThan(3 * 2_000_000);
-    console.log(`[hardening] largest listing: ${TASKS} tasks, ${(bytes / 1e6).toFixed(2)} MB of JSON, ${ms.toFixed(0)} ms`);
+    console.log(
+      `[hardening] largest listing: ${TASKS} tasks, ${(bytes / 1e6).toFixed(2)} MB of JSON, ${ms.toFixed(0)} ms`,
+    );
   });
 
   it("GET ?since=… and ?listId=…: every task, and the tombstones", async () => {
-    const deleted = await call(`/api/v1/tasks/${(await json(await call("/api/v1/tasks?limit=1", { token: user.key }))).data[0].id}`, { method: "DELETE", token: user.key });
+    const deleted = await call(
+      `/api/v1/tasks/${(await json(await call("/api/v1/tasks?limit=1", { token: user.key }))).data[0].id}`,
+      { method: "DELETE", token: user.key },
+    );
     expect(deleted.status).toBe(204);
     const res = await call(`/api/v1/tasks?since=${encodeURIComponent(startedAt)}&listId=big`, { token: user.key });
     expect(res.status).toBe(200);
@@ -72,7 +80,9 @@ describe("the largest account the limits allow lists in full", { timeout: 120_00
       const seen = new Set<string>();
       let cursor: string | undefined;
       do {
-        const res = await call(`/api/v1/tasks?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { token: user.key });
+        const res = await call(`/api/v1/tasks?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, {
+          token: user.key,
+        });
         expect(res.status, `limit=${limit}`).toBe(200);
         const body = await json(res);
         expect(body.data.length).toBeLessThanOrEqual(limit);
@@ -84,7 +94,12 @@ describe("the largest account the limits allow lists in full", { timeout: 120_00
   });
 
   it("MCP list_tasks with limit 200", async () => {
-    const body = await rpcResult(await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_tasks", arguments: { limit: 200 } } }, { token: user.key }));
+    const body = await rpcResult(
+      await rpc(
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_tasks", arguments: { limit: 200 } } },
+        { token: user.key },
+      ),
+    );
     expect(body.result.isError, JSON.stringify(body).slice(0, 300)).toBeFalsy();
     expectComplete(body.result.structuredContent.tasks, TASKS - 1);
   });
@@ -130,14 +145,26 @@ describe("how the largest account lists", { timeout: 120_000 }, () => {
     const chunkStatements = [...whole.seen.texts].filter((t) => t.includes("octet_length"));
     expect(chunkStatements).toHaveLength(1);
     for (const text of chunkStatements) {
-      const plan = (await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`).bind(...(text.match(/\?/g) ?? []).map(() => null)).all<{ detail: string }>()).results.map((r) => r.detail);
-      expect(plan.filter((line) => /^SCAN tasks\b(?! USING)/.test(line)), plan.join("\n")).toEqual([]);
+      const plan = (
+        await env.DB.prepare(`EXPLAIN QUERY PLAN ${text}`)
+          .bind(...(text.match(/\?/g) ?? []).map(() => null))
+          .all<{ detail: string }>()
+      ).results.map((r) => r.detail);
+      expect(
+        plan.filter((line) => /^SCAN tasks\b(?! USING)/.test(line)),
+        plan.join("\n"),
+      ).toEqual([]);
     }
   });
 
   it("each chunk stays under CHUNK_BYTES plus one task, far below D1's 2,000,000-byte value limit", async () => {
     const db = createDb(env.DB);
-    const rows = await chunkQuery(db, tasks, and(eq(tasks.accountId, user.accountId), sql`${tasks.deletedAt} IS NULL`), sql`${tasks.updatedAt}, ${tasks.id}`);
+    const rows = await chunkQuery(
+      db,
+      tasks,
+      and(eq(tasks.accountId, user.accountId), sql`${tasks.deletedAt} IS NULL`),
+      sql`${tasks.updatedAt}, ${tasks.id}`,
+    );
     const sizes = rows.map((row) => new TextEncoder().encode(row.json).byteLength);
     expect(sizes.length).toBeGreaterThan(10);
     const largestTask = 130_000;

@@ -13,14 +13,27 @@ const PUBLIC = "https://todo.example.com";
 // What a client that sets its own Host header looks like to the Worker under wrangler dev.
 const SPOOFED = "http://attacker.example";
 
-async function send(origin: string, path: string, init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> }, publicOrigin: string) {
+async function send(
+  origin: string,
+  path: string,
+  init: { method?: string; token?: string; body?: unknown; headers?: Record<string, string> },
+  publicOrigin: string,
+) {
   const headers = new Headers(init.headers);
   if (init.token) headers.set("authorization", `Bearer ${init.token}`);
   if (init.body !== undefined) headers.set("content-type", "application/json");
   const method = init.method ?? (init.body === undefined ? "GET" : "POST");
-  const request = new Request(`${origin}${path}`, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const request = new Request(`${origin}${path}`, {
+    method,
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   const ctx = createExecutionContext();
-  const res = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, PUBLIC_ORIGIN: publicOrigin } as Env, ctx);
+  const res = await worker.fetch(
+    request as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, PUBLIC_ORIGIN: publicOrigin } as Env,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return res;
 }
@@ -30,7 +43,12 @@ async function absoluteUrls(origin: string, publicOrigin: string): Promise<strin
   const user = await maxUser("origin");
   const free = await signUp("origin-free");
   const freeKey = await createKey(free.session);
-  const created = await send(origin, "/api/v1/tasks", { token: user.key, body: { title: "Where am I?" } }, publicOrigin);
+  const created = await send(
+    origin,
+    "/api/v1/tasks",
+    { token: user.key, body: { title: "Where am I?" } },
+    publicOrigin,
+  );
   expect(created.status).toBe(201);
   const root = await json(await send(origin, "/api/v1/", {}, publicOrigin));
   const openapi = await json(await send(origin, "/api/v1/openapi.json", {}, publicOrigin));
@@ -54,12 +72,19 @@ async function absoluteUrls(origin: string, publicOrigin: string): Promise<strin
     {
       token: freeKey.key,
       headers: { accept: "application/json, text/event-stream" },
-      body: { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "list_calendar_packs", arguments: { query: "Bavaria" } } },
+      body: {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "list_calendar_packs", arguments: { query: "Bavaria" } },
+      },
     },
     publicOrigin,
   );
   const [pack] = (await json(packs)).result.structuredContent.packs;
-  const mcpProblem = await json(await send(origin, "/mcp", { body: { jsonrpc: "2.0", id: 3, method: "tools/list" } }, publicOrigin));
+  const mcpProblem = await json(
+    await send(origin, "/mcp", { body: { jsonrpc: "2.0", id: 3, method: "tools/list" } }, publicOrigin),
+  );
   return [
     created.headers.get("location")!,
     ...Object.values<string>(root.links),

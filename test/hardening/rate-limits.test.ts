@@ -31,18 +31,24 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     const { quota, window } = RATE_POLICIES.perKey;
     const user = await maxUser("burst");
     await atWindowStart(20, window);
-    const { statuses, retryAfter } = await burst(3 * quota, () => limited("/api/v1/tasks", { token: user.key, ip: uniqueIp() }));
+    const { statuses, retryAfter } = await burst(3 * quota, () =>
+      limited("/api/v1/tasks", { token: user.key, ip: uniqueIp() }),
+    );
     expect(count(statuses, is2xx)).toBe(quota);
     expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
     expect(retryAfter.every((v) => v !== null && RETRY_AFTER.test(v) && Number(v) <= window)).toBe(true);
-    console.log(`[hardening] per-key limit: ${3 * quota} requests, ${count(statuses, is2xx)} 2xx, ${count(statuses, (s) => s === 429)} 429`);
+    console.log(
+      `[hardening] per-key limit: ${3 * quota} requests, ${count(statuses, is2xx)} 2xx, ${count(statuses, (s) => s === 429)} 429`,
+    );
   });
 
   it("counts writes too, and the limit is per key: a second key of the same account is unaffected", async () => {
     const user = await maxUser("writes");
     const other = await maxUser("other");
     await atWindowStart(15);
-    const { statuses } = await burst(RATE_POLICIES.perKey.quota + 5, (i) => limited("/api/v1/tasks", { token: user.key, body: { title: `t${i}` } }));
+    const { statuses } = await burst(RATE_POLICIES.perKey.quota + 5, (i) =>
+      limited("/api/v1/tasks", { token: user.key, body: { title: `t${i}` } }),
+    );
     expect(count(statuses, (s) => s === 201)).toBe(RATE_POLICIES.perKey.quota);
     expect(count(statuses, (s) => s === 429)).toBe(5);
     expect((await limited("/api/v1/tasks", { token: other.key })).status).toBe(200);
@@ -66,7 +72,9 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     const { quota, window } = RATE_POLICIES.perIp;
     const ip = uniqueIp();
     await atWindowStart(10, window);
-    const { statuses, retryAfter } = await burst(3 * quota, () => limited("/api/v1/tasks", { token: generateApiKey(), ip }));
+    const { statuses, retryAfter } = await burst(3 * quota, () =>
+      limited("/api/v1/tasks", { token: generateApiKey(), ip }),
+    );
     expect(count(statuses, (s) => s === 401)).toBe(quota);
     expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
     expect(retryAfter.every((v) => v !== null && RETRY_AFTER.test(v))).toBe(true);
@@ -121,7 +129,10 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     expect(existing).toEqual([...Array(quota).fill(401), ...Array(2 * quota).fill(429)]);
     expect(missing).toEqual(existing);
     // While backed off, even the right password waits: guessing gains nothing.
-    const right = await limited("/auth/login", { ip: uniqueIp(), body: { email: account.email.toUpperCase(), password: account.password } });
+    const right = await limited("/auth/login", {
+      ip: uniqueIp(),
+      body: { email: account.email.toUpperCase(), password: account.password },
+    });
     expect(right.status).toBe(429);
     expect(right.headers.get("retry-after")).toMatch(RETRY_AFTER);
   });
@@ -156,17 +167,28 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
   it("MCP JSON-RPC batches count every message: 300 batched create_task calls in a window create at most the quota", async () => {
     const { quota } = RATE_POLICIES.perKey;
     const user = await maxUser("mcp-batch");
-    const create = (i: number) => ({ jsonrpc: "2.0", id: i, method: "tools/call", params: { name: "create_task", arguments: { title: `batched ${i}` } } });
+    const create = (i: number) => ({
+      jsonrpc: "2.0",
+      id: i,
+      method: "tools/call",
+      params: { name: "create_task", arguments: { title: `batched ${i}` } },
+    });
     // No MCP-Protocol-Version header: a 2025-03-26 client, the one revision with batches.
     const batch = (from: number, size: number) =>
-      limited("/mcp", { token: user.key, headers: { Accept: "application/json, text/event-stream" }, body: Array.from({ length: size }, (_, i) => create(from + i)) });
+      limited("/mcp", {
+        token: user.key,
+        headers: { Accept: "application/json, text/event-stream" },
+        body: Array.from({ length: size }, (_, i) => create(from + i)),
+      });
     await atWindowStart(30);
     const { statuses } = await burst(30, (i) => batch(i * 10, 10));
     expect(count(statuses, (s) => s === 200)).toBe(quota / 10);
     expect(count(statuses, (s) => s === 429)).toBe(30 - quota / 10);
     const tasks = (await json(await call("/api/v1/tasks", { token: user.key }))).data;
     expect(tasks.length).toBeLessThanOrEqual(quota);
-    console.log(`[hardening] MCP batches: 300 batched create_task calls in one window created ${tasks.length} tasks (quota ${quota})`);
+    console.log(
+      `[hardening] MCP batches: 300 batched create_task calls in one window created ${tasks.length} tasks (quota ${quota})`,
+    );
   });
 
   it("RATE_LIMITS=off turns every limiter off (benchmarks, local load tests)", async () => {

@@ -10,7 +10,8 @@ import { NEVER_RULES, WORST_ACCEPTED_RULES } from "./arbitraries";
  * 400-year cycle of days). Before, completing such a rule searched until the year 9999: 0.2 s to
  * over a second of CPU per completion.
  */
-const nextIdFrom = (res: Response) => /<\/api\/v1\/tasks\/([^>]+)>; rel="next-occurrence"/.exec(res.headers.get("Link") ?? "")?.[1];
+const nextIdFrom = (res: Response) =>
+  /<\/api\/v1\/tasks\/([^>]+)>; rel="next-occurrence"/.exec(res.headers.get("Link") ?? "")?.[1];
 
 describe("repeat rules that could cost CPU", () => {
   it("refuses every rule that never occurs with 400 validation_failed naming repeat, on POST, PATCH and MCP", async () => {
@@ -27,7 +28,15 @@ describe("repeat rules that could cost CPU", () => {
         expect(problem.errors, repeat).toEqual([{ path: "repeat", message: expect.stringMatching(/never occur/) }]);
       }
       const body = await rpcResult(
-        await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_task", arguments: { title: "never", repeat } } }, { token: user.key }),
+        await rpc(
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "create_task", arguments: { title: "never", repeat } },
+          },
+          { token: user.key },
+        ),
       );
       const error = toolErrorOf(body.result);
       expect([error.code, error.fields], repeat).toEqual(["validation_failed", ["repeat"]]);
@@ -44,7 +53,11 @@ describe("repeat rules that could cost CPU", () => {
       ["2026-01-01", "FREQ=MONTHLY;BYDAY=5MO", "2026-03-30"],
     ]) {
       const task = await createTask(user.key, { title: "rare", due, repeat });
-      const res = await call(`/api/v1/tasks/${task.id}`, { method: "PATCH", token: user.key, body: { completed: true } });
+      const res = await call(`/api/v1/tasks/${task.id}`, {
+        method: "PATCH",
+        token: user.key,
+        body: { completed: true },
+      });
       expect(res.status).toBe(200);
       const next = await json(await call(`/api/v1/tasks/${nextIdFrom(res)}`, { token: user.key }));
       expect(next.due, repeat).toBe(expected);
@@ -69,7 +82,11 @@ describe("repeat rules that could cost CPU", () => {
     for (const { due, repeat } of WORST_ACCEPTED_RULES) {
       const task = await createTask(user.key, { title: "worst", due, repeat });
       const started = performance.now();
-      const res = await call(`/api/v1/tasks/${task.id}`, { method: "PATCH", token: user.key, body: { completed: true } });
+      const res = await call(`/api/v1/tasks/${task.id}`, {
+        method: "PATCH",
+        token: user.key,
+        body: { completed: true },
+      });
       timings.push([performance.now() - started, `${repeat} from ${due}`]);
       expect(res.status).toBe(200);
     }

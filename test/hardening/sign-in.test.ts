@@ -10,7 +10,11 @@ import { atWindowStart, limited, uniqueIp } from "./support";
  */
 
 /** The `name=value` pairs a browser would send back from this response's Set-Cookie headers. */
-const cookiesOf = (res: Response) => res.headers.getSetCookie().map((c) => c.split(";")[0]!).join("; ");
+const cookiesOf = (res: Response) =>
+  res.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
 
 async function newAccount(ip: string) {
   const email = uniqueEmail("sign-in");
@@ -30,7 +34,8 @@ async function logIn(email: string, password: string, options: { ip?: string; co
 /** Strangers, each from another IP, send wrong passwords until the per-email budget is used up. */
 async function fillFromStrangers(email: string) {
   const statuses: number[] = [];
-  for (let i = 0; i < RATE_POLICIES.perEmail.quota + 2; i++) statuses.push((await logIn(email, "a wrong guess!")).status);
+  for (let i = 0; i < RATE_POLICIES.perEmail.quota + 2; i++)
+    statuses.push((await logIn(email, "a wrong guess!")).status);
   expect(statuses).toEqual([...Array(RATE_POLICIES.perEmail.quota).fill(401), 429, 429]);
 }
 
@@ -77,11 +82,15 @@ describe("sign-in without lockout by strangers (real [[ratelimits]] bindings)", 
 
   it("sends the device cookie only to the sign-in route, out of reach of scripts and other sites", async () => {
     const account = await newAccount(uniqueIp());
-    const res = await limited("/auth/login", { ip: uniqueIp(), body: { email: account.email, password: account.password } });
+    const res = await limited("/auth/login", {
+      ip: uniqueIp(),
+      body: { email: account.email, password: account.password },
+    });
     expect(res.status).toBe(200);
     const [cookie] = res.headers.getSetCookie();
     expect(cookie).toMatch(/^todo_device=[^;]+;/);
-    for (const attribute of ["Path=/auth/login", "HttpOnly", "Secure", "SameSite=Strict"]) expect(cookie).toContain(attribute);
+    for (const attribute of ["Path=/auth/login", "HttpOnly", "Secure", "SameSite=Strict"])
+      expect(cookie).toContain(attribute);
     expect((await json(res)).token).toMatch(/^todo_sess_/);
   });
 });

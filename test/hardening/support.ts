@@ -8,7 +8,11 @@ import { BASE, type CallOptions } from "../helpers";
  * The real Worker (src/index.ts) called with a patched env: rate limits on (the suite's
  * default is off, see vitest.config.ts) or a D1 that fails on demand.
  */
-export async function callWith(patch: Partial<Env>, path: string, options: CallOptions & { ip?: string } = {}): Promise<Response> {
+export async function callWith(
+  patch: Partial<Env>,
+  path: string,
+  options: CallOptions & { ip?: string } = {},
+): Promise<Response> {
   const headers = new Headers(options.headers);
   if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
   if (options.ip) headers.set("CF-Connecting-IP", options.ip);
@@ -19,15 +23,21 @@ export async function callWith(patch: Partial<Env>, path: string, options: CallO
   }
   const request = new Request(`${BASE}${path}`, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
   const ctx = createExecutionContext();
-  const response = await worker.fetch(request as Request<unknown, IncomingRequestCfProperties>, { ...env, ...patch } as Env, ctx);
+  const response = await worker.fetch(
+    request as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, ...patch } as Env,
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   return response;
 }
 
-export const limited = (path: string, options: CallOptions & { ip?: string } = {}) => callWith({ RATE_LIMITS: "on" }, path, options);
+export const limited = (path: string, options: CallOptions & { ip?: string } = {}) =>
+  callWith({ RATE_LIMITS: "on" }, path, options);
 
 /** A client IP no other test uses (random in 2001:db8::/32), so tests never share a rate-limit bucket. */
-export const uniqueIp = () => `2001:db8:${[...crypto.getRandomValues(new Uint16Array(6))].map((n) => n.toString(16)).join(":")}`;
+export const uniqueIp = () =>
+  `2001:db8:${[...crypto.getRandomValues(new Uint16Array(6))].map((n) => n.toString(16)).join(":")}`;
 
 /**
  * Windows are aligned to the clock. A test that must stay inside one window waits for a
@@ -75,7 +85,8 @@ export function faultyD1(real: D1Database, plan: FaultPlan): D1Database {
       inner: statement,
       sql,
       bind: (...values: unknown[]) => wrap(statement.bind(...values), sql),
-      first: (column?: string) => guarded(sql, () => (column === undefined ? statement.first() : statement.first(column))),
+      first: (column?: string) =>
+        guarded(sql, () => (column === undefined ? statement.first() : statement.first(column))),
       all: () => guarded(sql, () => statement.all()),
       run: () => guarded(sql, () => statement.run()),
       raw: (options?: { columnNames?: boolean }) => guarded(sql, () => statement.raw(options as { columnNames: true })),
@@ -102,4 +113,7 @@ export function faultyD1(real: D1Database, plan: FaultPlan): D1Database {
 }
 
 /** The real Worker with a faulty D1 and rate limits as in the suite (off). */
-export const withFaults = (plan: FaultPlan) => (path: string, options: CallOptions = {}) => callWith({ DB: faultyD1(env.DB, plan) }, path, options);
+export const withFaults =
+  (plan: FaultPlan) =>
+  (path: string, options: CallOptions = {}) =>
+    callWith({ DB: faultyD1(env.DB, plan) }, path, options);

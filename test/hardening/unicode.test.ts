@@ -13,7 +13,10 @@ const REPLACED = "\ufffd";
 describe("lone surrogates in task text", () => {
   it("REST: 500 lone surrogates are a 500-character title that comes back as 500 U+FFFD and can be sent back", async () => {
     const user = await maxUser("surrogates");
-    const created = await call("/api/v1/tasks", { token: user.key, body: { title: LONE.repeat(500), notes: `a${"\udfff".repeat(19_999)}` } });
+    const created = await call("/api/v1/tasks", {
+      token: user.key,
+      body: { title: LONE.repeat(500), notes: `a${"\udfff".repeat(19_999)}` },
+    });
     expect(created.status).toBe(201);
     const task = await json(created);
     expect(task.title).toBe(REPLACED.repeat(500));
@@ -26,7 +29,11 @@ describe("lone surrogates in task text", () => {
     expect(listed[0].title).toBe(task.title);
 
     // What came back is valid input as it is.
-    const sentBack = await call(`/api/v1/tasks/${task.id}`, { method: "PATCH", token: user.key, body: { title: read.title, notes: read.notes } });
+    const sentBack = await call(`/api/v1/tasks/${task.id}`, {
+      method: "PATCH",
+      token: user.key,
+      body: { title: read.title, notes: read.notes },
+    });
     expect(sentBack.status).toBe(200);
     expect((await json(sentBack)).title).toBe(REPLACED.repeat(500));
   });
@@ -59,7 +66,10 @@ describe("lone surrogates in task text", () => {
     // A low surrogate first, then high ones with no low one after them: 500 lone surrogates.
     const title = `\udc00${LONE.repeat(499)}`;
     const body = await rpcResult(
-      await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_task", arguments: { title } } }, { token: user.key }),
+      await rpc(
+        { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "create_task", arguments: { title } } },
+        { token: user.key },
+      ),
     );
     const task = body.result.structuredContent.task;
     expect(task.title).toBe(REPLACED.repeat(500));

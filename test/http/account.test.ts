@@ -14,7 +14,9 @@ describe("sign-up, sign-in and sessions", () => {
 
   it("refuses a taken email with 409 and a short password with 400", async () => {
     const account = await signUp();
-    const taken = await call("/auth/signup", { body: { email: account.email.toUpperCase(), password: "another long one" } });
+    const taken = await call("/auth/signup", {
+      body: { email: account.email.toUpperCase(), password: "another long one" },
+    });
     expect(taken.status).toBe(409);
     expect((await json(taken)).code).toBe("email_taken");
     const short = await call("/auth/signup", { body: { email: uniqueEmail(), password: "123456789" } });
@@ -24,7 +26,9 @@ describe("sign-up, sign-in and sessions", () => {
 
   it("stores passwords as salted PBKDF2, never in clear", async () => {
     const account = await signUp();
-    const row = await env.DB.prepare("SELECT password_hash FROM accounts WHERE id = ?").bind(account.accountId).first<{ password_hash: string }>();
+    const row = await env.DB.prepare("SELECT password_hash FROM accounts WHERE id = ?")
+      .bind(account.accountId)
+      .first<{ password_hash: string }>();
     expect(row?.password_hash).toMatch(/^pbkdf2-sha256\$100000\$[0-9a-f]{32}\$[0-9a-f]{64}$/);
     expect(row?.password_hash).not.toContain(account.password);
   });
@@ -56,14 +60,20 @@ describe("sign-up, sign-in and sessions", () => {
 
   it("refuses an expired session", async () => {
     const account = await signUp();
-    await env.DB.prepare("UPDATE sessions SET expires_at = '2020-01-01T00:00:00.000Z' WHERE account_id = ?").bind(account.accountId).run();
+    await env.DB.prepare("UPDATE sessions SET expires_at = '2020-01-01T00:00:00.000Z' WHERE account_id = ?")
+      .bind(account.accountId)
+      .run();
     expect((await call("/account", { token: account.session })).status).toBe(401);
   });
 
   it("reads and sets the account time zone", async () => {
     const account = await signUp();
     expect((await json(await call("/account", { token: account.session }))).timeZone).toBe("UTC");
-    const res = await call("/account", { method: "PATCH", token: account.session, body: { timeZone: "Europe/Berlin" } });
+    const res = await call("/account", {
+      method: "PATCH",
+      token: account.session,
+      body: { timeZone: "Europe/Berlin" },
+    });
     expect((await json(res)).timeZone).toBe("Europe/Berlin");
     const bad = await call("/account", { method: "PATCH", token: account.session, body: { timeZone: "Mars/Olympus" } });
     expect(bad.status).toBe(400);
@@ -73,7 +83,11 @@ describe("sign-up, sign-in and sessions", () => {
 describe("admin memberships", () => {
   it("grants Max with an expiry, visible in GET /account", async () => {
     const account = await signUp();
-    const res = await call("/admin/memberships", { method: "PUT", token: ADMIN_TOKEN, body: { email: account.email, plan: "max", expiresAt: "2099-01-01T00:00:00Z" } });
+    const res = await call("/admin/memberships", {
+      method: "PUT",
+      token: ADMIN_TOKEN,
+      body: { email: account.email, plan: "max", expiresAt: "2099-01-01T00:00:00Z" },
+    });
     expect(res.status).toBe(200);
     const me = await json(await call("/account", { token: account.session }));
     expect(me.membership).toEqual({ plan: "max", active: true, expiresAt: "2099-01-01T00:00:00.000Z" });
@@ -81,9 +95,17 @@ describe("admin memberships", () => {
 
   it("answers 401 for a wrong admin token and 404 for an unknown email", async () => {
     const account = await signUp();
-    const wrong = await call("/admin/memberships", { method: "PUT", token: "nope", body: { email: account.email, plan: "max" } });
+    const wrong = await call("/admin/memberships", {
+      method: "PUT",
+      token: "nope",
+      body: { email: account.email, plan: "max" },
+    });
     expect(wrong.status).toBe(401);
-    const unknown = await call("/admin/memberships", { method: "PUT", token: ADMIN_TOKEN, body: { email: uniqueEmail(), plan: "max" } });
+    const unknown = await call("/admin/memberships", {
+      method: "PUT",
+      token: ADMIN_TOKEN,
+      body: { email: uniqueEmail(), plan: "max" },
+    });
     expect(unknown.status).toBe(404);
   });
 });

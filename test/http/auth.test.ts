@@ -38,7 +38,9 @@ describe("task endpoint authentication (every task route)", () => {
     const account = await signUp();
     await grant(account.email, "max");
     for (const request of taskCalls()) {
-      await expectUnauthorized(await call(request.path, { method: request.method, body: request.body, token: account.session }));
+      await expectUnauthorized(
+        await call(request.path, { method: request.method, body: request.body, token: account.session }),
+      );
     }
   });
 
@@ -119,7 +121,9 @@ describe("API keys", () => {
     // The refresh runs in waitUntil; poll briefly for it.
     let lastUsedAt: string | null = null;
     for (let i = 0; i < 20 && !lastUsedAt; i++) {
-      const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?").bind(user.keyId).first<{ last_used_at: string | null }>();
+      const row = await env.DB.prepare("SELECT last_used_at FROM api_keys WHERE id = ?")
+        .bind(user.keyId)
+        .first<{ last_used_at: string | null }>();
       lastUsedAt = row?.last_used_at ?? null;
       if (!lastUsedAt) await new Promise((r) => setTimeout(r, 25));
     }

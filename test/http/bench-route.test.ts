@@ -25,7 +25,11 @@ describe("benchmark-only route", () => {
 describe("benchmark route when on", () => {
   const benchCall = async (path: string, init?: RequestInit) => {
     const ctx = createExecutionContext();
-    const res = await createApp().fetch(new Request(`http://example.com${path}`, init), { ...env, BENCH_ROUTES: "on" }, ctx);
+    const res = await createApp().fetch(
+      new Request(`http://example.com${path}`, init),
+      { ...env, BENCH_ROUTES: "on" },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return res;
   };
@@ -47,7 +51,8 @@ describe("benchmark route when on", () => {
 
     await env.DB.exec(`CREATE TABLE ${BENCH_WRITES_TABLE} (n INTEGER PRIMARY KEY, at TEXT NOT NULL)`);
     try {
-      const count = async () => (await env.DB.prepare(`SELECT count(*) AS n FROM ${BENCH_WRITES_TABLE}`).first<{ n: number }>())!.n;
+      const count = async () =>
+        (await env.DB.prepare(`SELECT count(*) AS n FROM ${BENCH_WRITES_TABLE}`).first<{ n: number }>())!.n;
       const before = await count();
       const res = await benchCall("/_bench/d1", { method: "POST" });
       expect(res.status).toBe(200);

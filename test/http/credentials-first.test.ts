@@ -23,18 +23,40 @@ const streamed = (text: string) => new Blob([text]).stream();
 const bodyProblems: BodyProblem[] = [
   { label: "text/plain", status: 400, headers: { "content-type": "text/plain" }, body: () => '{"title":"x"}' },
   { label: "no Content-Type", status: 400, headers: {}, body: () => new TextEncoder().encode('{"title":"x"}') },
-  { label: "a JSON media type that is not JSON", status: 400, headers: { "content-type": "application/x;y+json" }, body: () => '{"title":"x"}' },
+  {
+    label: "a JSON media type that is not JSON",
+    status: 400,
+    headers: { "content-type": "application/x;y+json" },
+    body: () => '{"title":"x"}',
+  },
   { label: "malformed JSON", status: 400, headers: { "content-type": "application/json" }, body: () => "{broken" },
   { label: "an empty JSON body", status: 400, headers: { "content-type": "application/json" } },
-  { label: "a declared size over the limit", status: 413, headers: { "content-type": "application/json" }, body: () => `"${oversized}"` },
-  { label: "a streamed size over the limit", status: 413, headers: { "content-type": "application/json" }, body: () => streamed(`"${oversized}"`) },
+  {
+    label: "a declared size over the limit",
+    status: 413,
+    headers: { "content-type": "application/json" },
+    body: () => `"${oversized}"`,
+  },
+  {
+    label: "a streamed size over the limit",
+    status: 413,
+    headers: { "content-type": "application/json" },
+    body: () => streamed(`"${oversized}"`),
+  },
 ];
 
 function send(method: string, path: string, problem: BodyProblem, token?: string): Promise<Response> {
   const headers = new Headers(problem.headers);
   if (token) headers.set("authorization", `Bearer ${token}`);
   const body = problem.body?.() ?? null;
-  return exports.default.fetch(new Request(`${BASE}${path}`, { method, headers, body, ...(body instanceof ReadableStream ? { duplex: "half" } : {}) }));
+  return exports.default.fetch(
+    new Request(`${BASE}${path}`, {
+      method,
+      headers,
+      body,
+      ...(body instanceof ReadableStream ? { duplex: "half" } : {}),
+    }),
+  );
 }
 
 async function expectProblem(res: Response, status: number, code: string, what: string) {
@@ -60,7 +82,10 @@ describe("credentials before the body on the task routes", () => {
     const freeKey = await createKey(free.session);
     const revoked = await maxUser("order-revoked");
     const revocation = await exports.default.fetch(
-      new Request(`${BASE}/account/api-keys/${revoked.keyId}`, { method: "DELETE", headers: { authorization: `Bearer ${revoked.session}` } }),
+      new Request(`${BASE}/account/api-keys/${revoked.keyId}`, {
+        method: "DELETE",
+        headers: { authorization: `Bearer ${revoked.session}` },
+      }),
     );
     expect(revocation.status).toBe(204);
     credentials = [
@@ -105,8 +130,18 @@ describe("credentials before the body on the session and admin routes", () => {
       for (const route of routes()) {
         const what = `${route.method} ${route.path} with ${problem.label}`;
         await expectProblem(await send(route.method, route.path, problem), 401, "unauthorized", `${what}, no token`);
-        await expectProblem(await send(route.method, route.path, problem, route.bad), 401, "unauthorized", `${what}, a wrong token`);
-        await expectProblem(await send(route.method, route.path, problem, route.token), problem.status, bodyCode(problem), `${what}, a valid token`);
+        await expectProblem(
+          await send(route.method, route.path, problem, route.bad),
+          401,
+          "unauthorized",
+          `${what}, a wrong token`,
+        );
+        await expectProblem(
+          await send(route.method, route.path, problem, route.token),
+          problem.status,
+          bodyCode(problem),
+          `${what}, a valid token`,
+        );
       }
     });
   }

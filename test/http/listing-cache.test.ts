@@ -3,7 +3,13 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { keyVerdictRows } from "../../src/domain/api-keys/service";
-import { heldListing, listingCacheSize, MAX_CACHE_BYTES, MAX_ENTRY_BYTES, pageToServe } from "../../src/domain/tasks/listing-cache";
+import {
+  heldListing,
+  listingCacheSize,
+  MAX_CACHE_BYTES,
+  MAX_ENTRY_BYTES,
+  pageToServe,
+} from "../../src/domain/tasks/listing-cache";
 import { call, createKey, createTask, grant, maxUser } from "../helpers";
 import { callOk, mcpClient } from "../mcp/client";
 
@@ -24,7 +30,11 @@ async function listSeeingRows(path: string, key: string) {
     },
   });
   const ctx = createExecutionContext();
-  const res = await createApp().fetch(new Request(`http://example.com${path}`, { headers: { authorization: `Bearer ${key}` } }), { ...env, DB }, ctx);
+  const res = await createApp().fetch(
+    new Request(`http://example.com${path}`, { headers: { authorization: `Bearer ${key}` } }),
+    { ...env, DB },
+    ctx,
+  );
   const body = await res.json<any>();
   await waitOnExecutionContext(ctx);
   const row = rows[0] as { json: string; count: number; verdict: string | null } | undefined;
@@ -97,16 +107,26 @@ describe("listings an isolate holds, served while D1 reports the account unchang
     expect(titles(await afterWrite())).toContain("mcp create");
 
     await list();
-    expect((await call(`/api/v1/tasks/${repeating.id}`, { method: "PATCH", token: user.key, body: { title: "renamed" } })).status).toBe(200);
+    expect(
+      (await call(`/api/v1/tasks/${repeating.id}`, { method: "PATCH", token: user.key, body: { title: "renamed" } }))
+        .status,
+    ).toBe(200);
     expect(titles(await afterWrite())).toContain("renamed");
 
     await list();
-    expect((await call(`/api/v1/tasks/${repeating.id}`, { method: "PATCH", token: user.key, body: { completed: true } })).status).toBe(200);
+    expect(
+      (await call(`/api/v1/tasks/${repeating.id}`, { method: "PATCH", token: user.key, body: { completed: true } }))
+        .status,
+    ).toBe(200);
     const completed = await afterWrite();
     expect(completed.data.filter((t: { title: string }) => t.title === "renamed")).toHaveLength(2); // done + next occurrence
 
     await list();
-    const idempotent = { token: user.key, body: { title: "once" }, headers: { "Idempotency-Key": crypto.randomUUID() } };
+    const idempotent = {
+      token: user.key,
+      body: { title: "once" },
+      headers: { "Idempotency-Key": crypto.randomUUID() },
+    };
     expect((await call("/api/v1/tasks", idempotent)).status).toBe(201);
     expect(titles(await afterWrite())).toContain("once");
 
@@ -122,7 +142,9 @@ describe("listings an isolate holds, served while D1 reports the account unchang
 
     await list();
     await env.DB.prepare("UPDATE tasks SET title = 'edited in the console' WHERE id = ?").bind(task.id).run();
-    await env.DB.prepare("UPDATE tasks SET title = 'also edited' WHERE account_id = ? AND title = 'once'").bind(user.accountId).run();
+    await env.DB.prepare("UPDATE tasks SET title = 'also edited' WHERE account_id = ? AND title = 'once'")
+      .bind(user.accountId)
+      .run();
     expect(titles(await afterWrite())).toContain("also edited");
   });
 

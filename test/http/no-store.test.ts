@@ -4,7 +4,9 @@ import { call, json, signUp, uniqueEmail } from "../helpers";
 /** Responses that carry a secret (a session token, an API key) must not be kept by any cache. */
 describe("Cache-Control: no-store on responses that carry a secret", () => {
   it("POST /auth/signup: the new session token", async () => {
-    const res = await call("/auth/signup", { body: { email: uniqueEmail("no-store"), password: "correct horse battery" } });
+    const res = await call("/auth/signup", {
+      body: { email: uniqueEmail("no-store"), password: "correct horse battery" },
+    });
     expect(res.status).toBe(201);
     expect((await json(res)).token).toMatch(/^todo_sess_/);
     expect(res.headers.get("cache-control")).toBe("no-store");

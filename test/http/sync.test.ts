@@ -6,7 +6,10 @@ type Task = { id: string; updatedAt: string; title: string };
 async function list(key: string, query = "") {
   const res = await call(`/api/v1/tasks${query}`, { token: key });
   expect(res.status).toBe(200);
-  return json<{ data: Task[]; meta: { count: number; serverTime: string; deleted?: { id: string; deletedAt: string }[] } }>(res);
+  return json<{
+    data: Task[];
+    meta: { count: number; serverTime: string; deleted?: { id: string; deletedAt: string }[] };
+  }>(res);
 }
 
 describe("GET /api/v1/tasks and since", () => {
@@ -48,14 +51,17 @@ describe("GET /api/v1/tasks and since", () => {
     expect((await list(user.key, `?since=${encodeURIComponent(later)}`)).data).toEqual([]);
   });
 
-  it.each(["yesterday", "2026-13-01T00:00:00Z", "2026-11-22", "1700000000"])("answers 400 for since=%s", async (since) => {
-    const user = await maxUser();
-    const res = await call(`/api/v1/tasks?since=${encodeURIComponent(since)}`, { token: user.key });
-    expect(res.status).toBe(400);
-    const problem = await json(res);
-    expect(problem.code).toBe("validation_failed");
-    expect(problem.errors[0].path).toBe("since");
-  });
+  it.each(["yesterday", "2026-13-01T00:00:00Z", "2026-11-22", "1700000000"])(
+    "answers 400 for since=%s",
+    async (since) => {
+      const user = await maxUser();
+      const res = await call(`/api/v1/tasks?since=${encodeURIComponent(since)}`, { token: user.key });
+      expect(res.status).toBe(400);
+      const problem = await json(res);
+      expect(problem.code).toBe("validation_failed");
+      expect(problem.errors[0].path).toBe("since");
+    },
+  );
 
   it("never misses a change made while other writes run concurrently", async () => {
     const user = await maxUser();

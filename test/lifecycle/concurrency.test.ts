@@ -3,7 +3,8 @@ import { call, createTask, json } from "../helpers";
 import { listAll, patch, zonedUser } from "./support";
 
 const get = (key: string, id: string) => call(`/api/v1/tasks/${id}`, { token: key });
-const del = (key: string, id: string, headers?: Record<string, string>) => call(`/api/v1/tasks/${id}`, { method: "DELETE", token: key, headers });
+const del = (key: string, id: string, headers?: Record<string, string>) =>
+  call(`/api/v1/tasks/${id}`, { method: "DELETE", token: key, headers });
 
 describe("ETag and If-Match", () => {
   it("GET /tasks/{id} answers 200 with a strong ETag, or 404", async () => {

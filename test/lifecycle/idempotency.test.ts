@@ -5,7 +5,11 @@ import { call, json } from "../helpers";
 import { listAll, patch, zonedUser } from "./support";
 
 const post = (key: string, body: unknown, idempotencyKey?: string) =>
-  call("/api/v1/tasks", { token: key, body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } });
+  call("/api/v1/tasks", {
+    token: key,
+    body,
+    headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey },
+  });
 
 describe("Idempotency-Key on POST /api/v1/tasks", () => {
   it("replays the original 201 for the same key and body, and creates nothing", async () => {
@@ -36,7 +40,9 @@ describe("Idempotency-Key on POST /api/v1/tasks", () => {
 
   it("10 parallel POSTs with one key create exactly one task", async () => {
     const user = await zonedUser();
-    const responses = await Promise.all(Array.from({ length: 10 }, () => post(user.key, { title: "Parallel" }, "burst")));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, () => post(user.key, { title: "Parallel" }, "burst")),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
     const bodies = await Promise.all(responses.map((r) => json(r)));
     expect(new Set(bodies.map((b) => b.id)).size).toBe(1);
@@ -55,7 +61,9 @@ describe("Idempotency-Key on POST /api/v1/tasks", () => {
   it("forgets a key after 24 hours", async () => {
     const user = await zonedUser();
     const first = await json(await post(user.key, { title: "Day one" }, "daily"));
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 second') WHERE account_id = ?")
+    await env.DB.prepare(
+      "UPDATE idempotency_keys SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 second') WHERE account_id = ?",
+    )
       .bind(user.accountId)
       .run();
     const res = await post(user.key, { title: "Day two" }, "daily");
@@ -82,6 +90,8 @@ describe("Idempotency-Key on POST /api/v1/tasks", () => {
     const a = await createTask(user.ctx, { title: "From an agent" }, { idempotencyKey: "req-42" });
     const b = await createTask(user.ctx, { title: "From an agent" }, { idempotencyKey: "req-42" });
     expect(b).toEqual(a);
-    await expect(createTask(user.ctx, { title: "Other" }, { idempotencyKey: "req-42" })).rejects.toMatchObject({ code: "idempotency_key_reused" });
+    await expect(createTask(user.ctx, { title: "Other" }, { idempotencyKey: "req-42" })).rejects.toMatchObject({
+      code: "idempotency_key_reused",
+    });
   });
 });

@@ -11,7 +11,10 @@ describe("lifecycle rules over MCP", () => {
     expect(b.task).toEqual(a.task);
     expect(a.task).not.toHaveProperty("clientRequestId");
     expect((await listAll(user.key)).data).toHaveLength(1);
-    const reused = await client.callTool({ name: "create_task", arguments: { title: "Different", clientRequestId: "agent-req-1" } });
+    const reused = await client.callTool({
+      name: "create_task",
+      arguments: { title: "Different", clientRequestId: "agent-req-1" },
+    });
     expect(toolErrorOf(reused).code).toBe("idempotency_key_reused");
   });
 

@@ -12,7 +12,8 @@ import { rruleProblem } from "../../src/domain/tasks/rrule";
 const DAY_MS = 86_400_000;
 const YEAR_DAYS = 365.2425;
 
-const someOf = <T>(values: T[], max: number) => fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: max });
+const someOf = <T>(values: T[], max: number) =>
+  fc.uniqueArray(fc.constantFrom(...values), { minLength: 1, maxLength: max });
 const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 const monthDays = [...Array.from({ length: 31 }, (_, i) => i + 1), ...Array.from({ length: 31 }, (_, i) => -i - 1)];
 
@@ -22,7 +23,15 @@ const rule = fc
     interval: fc.constantFrom(1, 1, 1, 2, 3, 4, 5, 7, 12),
     byMonth: fc.option(someOf([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], 3), { nil: undefined }),
     byMonthDay: fc.option(someOf(monthDays, 3), { nil: undefined }),
-    byDay: fc.option(fc.oneof(someOf(WEEKDAYS, 3), fc.tuple(someOf([1, 2, 3, 4, 5, -1, -2, -5], 2), fc.constantFrom(...WEEKDAYS)).map(([ns, d]) => ns.map((n) => `${n}${d}`))), { nil: undefined }),
+    byDay: fc.option(
+      fc.oneof(
+        someOf(WEEKDAYS, 3),
+        fc
+          .tuple(someOf([1, 2, 3, 4, 5, -1, -2, -5], 2), fc.constantFrom(...WEEKDAYS))
+          .map(([ns, d]) => ns.map((n) => `${n}${d}`)),
+      ),
+      { nil: undefined },
+    ),
   })
   .map(({ freq, interval, byMonth, byMonthDay, byDay }) =>
     [
@@ -49,24 +58,36 @@ const epochOf = (year: number, dayOfYear: number) => Date.UTC(year, 0, 1) / DAY_
 describe("next occurrence days (occurrences.ts)", () => {
   it("agrees with rrule on generated rules near today when rrule's answer is near", () => {
     fc.assert(
-      fc.property(rule, fc.integer({ min: 1950, max: 2150 }), fc.integer({ min: 0, max: 364 }), (repeat, year, dayOfYear) => {
-        const first = epochOf(year, dayOfYear);
-        const ours = nextDay(parseRule(repeat), first);
-        // rrule searches to the year 9999 when there is no next day: compare where it answers soon.
-        if (ours === null || ours - first > 60 * YEAR_DAYS) return;
-        expect(ours, `${repeat} from ${new Date(first * DAY_MS).toISOString().slice(0, 10)}`).toBe(rruleNext(repeat, first));
-      }),
+      fc.property(
+        rule,
+        fc.integer({ min: 1950, max: 2150 }),
+        fc.integer({ min: 0, max: 364 }),
+        (repeat, year, dayOfYear) => {
+          const first = epochOf(year, dayOfYear);
+          const ours = nextDay(parseRule(repeat), first);
+          // rrule searches to the year 9999 when there is no next day: compare where it answers soon.
+          if (ours === null || ours - first > 60 * YEAR_DAYS) return;
+          expect(ours, `${repeat} from ${new Date(first * DAY_MS).toISOString().slice(0, 10)}`).toBe(
+            rruleNext(repeat, first),
+          );
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it("agrees with rrule on generated rules started near the year 9999, where rrule gives up soon: days and none alike", () => {
     fc.assert(
-      fc.property(rule, fc.integer({ min: 9700, max: 9998 }), fc.integer({ min: 0, max: 364 }), (repeat, year, dayOfYear) => {
-        const first = epochOf(year, dayOfYear);
-        const where = `${repeat} from ${new Date(first * DAY_MS).toISOString().slice(0, 10)}`;
-        expect(nextDay(parseRule(repeat), first), where).toBe(rruleNext(repeat, first));
-      }),
+      fc.property(
+        rule,
+        fc.integer({ min: 9700, max: 9998 }),
+        fc.integer({ min: 0, max: 364 }),
+        (repeat, year, dayOfYear) => {
+          const first = epochOf(year, dayOfYear);
+          const where = `${repeat} from ${new Date(first * DAY_MS).toISOString().slice(0, 10)}`;
+          expect(nextDay(parseRule(repeat), first), where).toBe(rruleNext(repeat, first));
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -80,9 +101,13 @@ describe("next occurrence days (occurrences.ts)", () => {
 
   it("looks at most 400 years ahead and never past 9999-12-31", () => {
     // Every 4 years on 29 February, counted from 2025: never a leap year.
-    expect(nextDay(parseRule("FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29"), Date.UTC(2025, 0, 1) / DAY_MS)).toBeNull();
+    expect(
+      nextDay(parseRule("FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29"), Date.UTC(2025, 0, 1) / DAY_MS),
+    ).toBeNull();
     // Every 400 years meets the next one exactly at the horizon; every 401 does not.
-    expect(nextDay(parseRule("FREQ=YEARLY;INTERVAL=400"), Date.UTC(2000, 5, 1) / DAY_MS)).toBe(Date.UTC(2400, 5, 1) / DAY_MS);
+    expect(nextDay(parseRule("FREQ=YEARLY;INTERVAL=400"), Date.UTC(2000, 5, 1) / DAY_MS)).toBe(
+      Date.UTC(2400, 5, 1) / DAY_MS,
+    );
     expect(nextDay(parseRule("FREQ=YEARLY;INTERVAL=401"), Date.UTC(2000, 5, 1) / DAY_MS)).toBeNull();
     expect(nextDay(parseRule("FREQ=DAILY"), Date.UTC(9999, 11, 30) / DAY_MS)).toBe(Date.UTC(9999, 11, 31) / DAY_MS);
     expect(nextDay(parseRule("FREQ=DAILY"), Date.UTC(9999, 11, 31) / DAY_MS)).toBeNull();

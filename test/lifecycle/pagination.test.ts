@@ -3,7 +3,10 @@ import { describe, expect, it } from "vitest";
 import { call, createTask, json } from "../helpers";
 import { listAll, patch, zonedUser } from "./support";
 
-type Page = { data: { id: string; title: string; completed: boolean; listId?: string }[]; meta: { count: number; serverTime: string; nextCursor?: string; deleted?: { id: string }[] } };
+type Page = {
+  data: { id: string; title: string; completed: boolean; listId?: string }[];
+  meta: { count: number; serverTime: string; nextCursor?: string; deleted?: { id: string }[] };
+};
 
 /** Inserts `n` tasks for an account in one statement, with distinct, increasing updatedAt values. */
 async function seed(accountId: string, n: number, title = "Seeded") {
@@ -101,7 +104,9 @@ describe("pagination", () => {
     expect(open.data.every((t: { completed: boolean }) => !t.completed)).toBe(true);
     const three = await listAll(user.key, "?listId=three&completed=true");
     expect(three.meta.count).toBe(10);
-    expect(three.data.every((t: { listId: string; completed: boolean }) => t.listId === "three" && t.completed)).toBe(true);
+    expect(three.data.every((t: { listId: string; completed: boolean }) => t.listId === "three" && t.completed)).toBe(
+      true,
+    );
     const paged = await walk(user.key, "listId=three&limit=7");
     expect(paged.flatMap((p) => p.data)).toHaveLength(20);
   });

@@ -139,7 +139,10 @@ describe("completing a repeating task", () => {
 
   it("refuses a repeat rule that can never occur", async () => {
     const user = await zonedUser();
-    const res = await call("/api/v1/tasks", { token: user.key, body: { title: "x", repeat: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" } });
+    const res = await call("/api/v1/tasks", {
+      token: user.key,
+      body: { title: "x", repeat: "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30" },
+    });
     expect(res.status).toBe(400);
     expect((await json(res)).errors[0].path).toBe("repeat");
   });

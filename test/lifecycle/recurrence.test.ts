@@ -22,11 +22,20 @@ function series(due: string, repeat: string, n: number, timeZone = "UTC", remind
 
 describe("nextOccurrence", () => {
   it("monthly on the 31st skips months without a 31st (RFC 5545)", () => {
-    expect(series("2026-01-31", "FREQ=MONTHLY", 4).map((o) => o.due)).toEqual(["2026-03-31", "2026-05-31", "2026-07-31", "2026-08-31"]);
+    expect(series("2026-01-31", "FREQ=MONTHLY", 4).map((o) => o.due)).toEqual([
+      "2026-03-31",
+      "2026-05-31",
+      "2026-07-31",
+      "2026-08-31",
+    ]);
   });
 
   it("monthly on the last day uses BYMONTHDAY=-1", () => {
-    expect(series("2026-01-31", "FREQ=MONTHLY;BYMONTHDAY=-1", 3).map((o) => o.due)).toEqual(["2026-02-28", "2026-03-31", "2026-04-30"]);
+    expect(series("2026-01-31", "FREQ=MONTHLY;BYMONTHDAY=-1", 3).map((o) => o.due)).toEqual([
+      "2026-02-28",
+      "2026-03-31",
+      "2026-04-30",
+    ]);
   });
 
   it("yearly on Feb 29 comes back only in leap years", () => {
@@ -76,7 +85,13 @@ describe("nextOccurrence", () => {
   });
 
   it("keeps the reminder's wall-clock lead over due across DST", () => {
-    const [first, second] = series("2026-03-28T09:00:00+01:00", "FREQ=DAILY", 2, "Europe/Berlin", "2026-03-28T08:45:00+01:00");
+    const [first, second] = series(
+      "2026-03-28T09:00:00+01:00",
+      "FREQ=DAILY",
+      2,
+      "Europe/Berlin",
+      "2026-03-28T08:45:00+01:00",
+    );
     expect(first).toEqual({ due: "2026-03-29T09:00:00+02:00", reminder: "2026-03-29T08:45:00+02:00" });
     expect(second).toEqual({ due: "2026-03-30T09:00:00+02:00", reminder: "2026-03-30T08:45:00+02:00" });
   });
@@ -100,8 +115,13 @@ describe("nextOccurrence", () => {
   });
 
   it("UNTIL is inclusive", () => {
-    expect(series("2026-06-01", "FREQ=DAILY;UNTIL=20260603", 5).map((o) => o.due)).toEqual(["2026-06-02", "2026-06-03"]);
-    expect(series("2026-06-01T09:00:00Z", "FREQ=DAILY;UNTIL=20260602T090000Z", 5).map((o) => o.due)).toEqual(["2026-06-02T09:00:00+00:00"]);
+    expect(series("2026-06-01", "FREQ=DAILY;UNTIL=20260603", 5).map((o) => o.due)).toEqual([
+      "2026-06-02",
+      "2026-06-03",
+    ]);
+    expect(series("2026-06-01T09:00:00Z", "FREQ=DAILY;UNTIL=20260602T090000Z", 5).map((o) => o.due)).toEqual([
+      "2026-06-02T09:00:00+00:00",
+    ]);
   });
 
   it("without due, the completion day in the account's zone is the base", () => {

@@ -7,7 +7,10 @@ import { zonedUser } from "./support";
 
 const DAY = 86_400_000;
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
-const exists = async (sql: string, ...params: unknown[]) => (await env.DB.prepare(sql).bind(...params).first()) !== null;
+const exists = async (sql: string, ...params: unknown[]) =>
+  (await env.DB.prepare(sql)
+    .bind(...params)
+    .first()) !== null;
 
 async function runCron() {
   const ctx = createExecutionContext();
@@ -20,21 +23,36 @@ describe("retention", () => {
     const user = await zonedUser();
     const [old, recent, live] = [await createTask(user.key), await createTask(user.key), await createTask(user.key)];
     for (const t of [old, recent]) await call(`/api/v1/tasks/${t.id}`, { method: "DELETE", token: user.key });
-    await env.DB.prepare("UPDATE tasks SET deleted_at = ? WHERE id = ?").bind(iso(91 * DAY), old.id).run();
-    await env.DB.prepare("UPDATE tasks SET deleted_at = ? WHERE id = ?").bind(iso(89 * DAY), recent.id).run();
+    await env.DB.prepare("UPDATE tasks SET deleted_at = ? WHERE id = ?")
+      .bind(iso(91 * DAY), old.id)
+      .run();
+    await env.DB.prepare("UPDATE tasks SET deleted_at = ? WHERE id = ?")
+      .bind(iso(89 * DAY), recent.id)
+      .run();
 
-    await call("/api/v1/tasks", { token: user.key, body: { title: "keyed" }, headers: { "Idempotency-Key": "expired" } });
+    await call("/api/v1/tasks", {
+      token: user.key,
+      body: { title: "keyed" },
+      headers: { "Idempotency-Key": "expired" },
+    });
     await call("/api/v1/tasks", { token: user.key, body: { title: "keyed" }, headers: { "Idempotency-Key": "fresh" } });
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = ? WHERE account_id = ? AND key = 'expired'").bind(iso(1000), user.accountId).run();
+    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = ? WHERE account_id = ? AND key = 'expired'")
+      .bind(iso(1000), user.accountId)
+      .run();
 
-    const login = async () => (await json(await call("/auth/login", { body: { email: user.email, password: user.password } }))).token as string;
+    const login = async () =>
+      (await json(await call("/auth/login", { body: { email: user.email, password: user.password } }))).token as string;
     const [expiredSession, revokedSession] = [await login(), await login()];
-    await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE id = (SELECT id FROM sessions WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 1)")
+    await env.DB.prepare(
+      "UPDATE sessions SET expires_at = ? WHERE id = (SELECT id FROM sessions WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT 1 OFFSET 1)",
+    )
       .bind(iso(1000), user.accountId)
       .run();
     await call("/auth/logout", { method: "POST", token: revokedSession });
     expect(expiredSession).toBeTruthy();
-    const sessionsBefore = (await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE account_id = ?").bind(user.accountId).first<{ n: number }>())!.n;
+    const sessionsBefore = (await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE account_id = ?")
+      .bind(user.accountId)
+      .first<{ n: number }>())!.n;
     expect(sessionsBefore).toBe(3);
 
     await runCron();
@@ -42,9 +60,15 @@ describe("retention", () => {
     expect(await exists("SELECT 1 FROM tasks WHERE id = ?", old.id)).toBe(false);
     expect(await exists("SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NOT NULL", recent.id)).toBe(true);
     expect(await exists("SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NULL", live.id)).toBe(true);
-    expect(await exists("SELECT 1 FROM idempotency_keys WHERE account_id = ? AND key = 'expired'", user.accountId)).toBe(false);
-    expect(await exists("SELECT 1 FROM idempotency_keys WHERE account_id = ? AND key = 'fresh'", user.accountId)).toBe(true);
-    const sessions = await env.DB.prepare("SELECT expires_at, revoked_at FROM sessions WHERE account_id = ?").bind(user.accountId).all();
+    expect(
+      await exists("SELECT 1 FROM idempotency_keys WHERE account_id = ? AND key = 'expired'", user.accountId),
+    ).toBe(false);
+    expect(await exists("SELECT 1 FROM idempotency_keys WHERE account_id = ? AND key = 'fresh'", user.accountId)).toBe(
+      true,
+    );
+    const sessions = await env.DB.prepare("SELECT expires_at, revoked_at FROM sessions WHERE account_id = ?")
+      .bind(user.accountId)
+      .all();
     expect(sessions.results).toHaveLength(1);
     // The sign-up session still works.
     expect((await call("/account", { token: user.session })).status).toBe(200);
@@ -52,12 +76,16 @@ describe("retention", () => {
 
   it("a since older than 90 days is 410 sync_expired; 89 days is fine", async () => {
     const user = await zonedUser();
-    const expired = await call(`/api/v1/tasks?since=${encodeURIComponent(iso(90 * DAY + 60_000))}`, { token: user.key });
+    const expired = await call(`/api/v1/tasks?since=${encodeURIComponent(iso(90 * DAY + 60_000))}`, {
+      token: user.key,
+    });
     expect(expired.status).toBe(410);
     const problem = await json(expired);
     expect(problem.code).toBe("sync_expired");
     expect(problem.detail).toMatch(/list again/);
-    expect((await call(`/api/v1/tasks?since=${encodeURIComponent(iso(89 * DAY))}`, { token: user.key })).status).toBe(200);
+    expect((await call(`/api/v1/tasks?since=${encodeURIComponent(iso(89 * DAY))}`, { token: user.key })).status).toBe(
+      200,
+    );
   });
 
   it("declares the cron trigger the handler serves", async () => {

@@ -23,4 +23,5 @@ export async function listAll(key: string, query = "") {
   return json(res);
 }
 
-export const nextIdFrom = (res: Response) => /^<\/api\/v1\/tasks\/([^>]+)>; rel="next-occurrence"$/.exec(res.headers.get("Link") ?? "")?.[1];
+export const nextIdFrom = (res: Response) =>
+  /^<\/api\/v1\/tasks\/([^>]+)>; rel="next-occurrence"$/.exec(res.headers.get("Link") ?? "")?.[1];

@@ -12,7 +12,9 @@ const BUDGET = 2500;
 describe("tools/list token budget", () => {
   it(`is at most ${BUDGET} tokens for all tools (o200k_base)`, async () => {
     const { key } = await maxUser();
-    const { result } = await rpcResult(await rpc({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { token: key }));
+    const { result } = await rpcResult(
+      await rpc({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }, { token: key }),
+    );
     const tokens = countTokens(JSON.stringify(result));
     const perTool = result.tools.map((tool: { name: string }) => `${tool.name} ${countTokens(JSON.stringify(tool))}`);
     console.log(`tools/list: ${tokens} tokens (${perTool.join(", ")})`);

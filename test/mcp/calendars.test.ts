@@ -15,7 +15,11 @@ describe("list_calendar_packs", () => {
     const first = await callOk(client, "list_calendar_packs");
     expect(first).toMatchObject({ count: 20, total: rest.length, nextCursor: "20" });
     expect(first.hint).toContain("nextCursor");
-    expect(first.packs[0]).toMatchObject({ id: rest[0]!.id, url: `http://example.com${rest[0]!.url}`, icsUrl: `http://example.com${rest[0]!.icsUrl}` });
+    expect(first.packs[0]).toMatchObject({
+      id: rest[0]!.id,
+      url: `http://example.com${rest[0]!.url}`,
+      icsUrl: `http://example.com${rest[0]!.icsUrl}`,
+    });
     const ids: string[] = [];
     for (let page = await callOk(client, "list_calendar_packs", { limit: 100 }); ; ) {
       ids.push(...page.packs.map((p: { id: string }) => p.id));
@@ -72,9 +76,16 @@ describe("list_calendar_packs", () => {
 describe("list_holidays", () => {
   it("answers 'is 2026-10-03 a holiday in Bavaria?' in one call, without Max", async () => {
     const client = await freeClient();
-    const result = await callOk(client, "list_holidays", { country: "DE", region: "Bavaria", from: "2026-10-03", to: "2026-10-03" });
+    const result = await callOk(client, "list_holidays", {
+      country: "DE",
+      region: "Bavaria",
+      from: "2026-10-03",
+      to: "2026-10-03",
+    });
     expect(result.pack).toMatchObject({ id: "de-by", name: "Bayern (Germany)" });
-    expect(result.events).toEqual([{ date: "2026-10-03", name: expect.any(String), localName: "Tag der Deutschen Einheit", type: "public" }]);
+    expect(result.events).toEqual([
+      { date: "2026-10-03", name: expect.any(String), localName: "Tag der Deutschen Einheit", type: "public" },
+    ]);
     expect(result.attribution).toContain("CC BY-SA");
     const workday = await callOk(client, "list_holidays", { pack: "de-by", from: "2026-10-05", to: "2026-10-05" });
     expect(workday).toMatchObject({ events: [], count: 0 });
@@ -83,10 +94,14 @@ describe("list_holidays", () => {
   it("gives the same events as the pack over REST, for a year and one type", async () => {
     const client = await freeClient();
     const rest = await json(await call("/api/v1/calendars/de-by"));
-    const expected = rest.events.filter((e: { date: string; type: string }) => e.date.startsWith("2026") && e.type === "public");
+    const expected = rest.events.filter(
+      (e: { date: string; type: string }) => e.date.startsWith("2026") && e.type === "public",
+    );
     const { events, from, to } = await callOk(client, "list_holidays", { pack: "DE-BY", year: 2026, type: "public" });
     expect([from, to]).toEqual(["2026-01-01", "2026-12-31"]);
-    expect(events.map((e: { date: string; name: string }) => [e.date, e.name])).toEqual(expected.map((e: any) => [e.date, e.name]));
+    expect(events.map((e: { date: string; name: string }) => [e.date, e.name])).toEqual(
+      expected.map((e: any) => [e.date, e.name]),
+    );
   });
 
   it("defaults to the current year", async () => {

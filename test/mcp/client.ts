@@ -37,7 +37,10 @@ export function rpc(body: unknown, options: { token?: string; headers?: Record<s
 export async function rpcResult(response: Response): Promise<any> {
   const text = await response.text();
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) return JSON.parse(text);
-  const data = text.split("\n").filter((line) => line.startsWith("data:")).map((line) => line.slice(5).trim());
+  const data = text
+    .split("\n")
+    .filter((line) => line.startsWith("data:"))
+    .map((line) => line.slice(5).trim());
   return JSON.parse(data[data.length - 1]!);
 }
 
@@ -61,17 +64,28 @@ export interface ToolErrorText {
  * A tool error as every client sees it: `isError` with text only (src/mcp/errors.ts). Fails unless
  * the result is an error without structuredContent, which clients would hold to the outputSchema.
  */
-export function toolErrorOf(result: { isError?: boolean; content?: unknown; structuredContent?: unknown }): ToolErrorText {
+export function toolErrorOf(result: {
+  isError?: boolean;
+  content?: unknown;
+  structuredContent?: unknown;
+}): ToolErrorText {
   if (!result.isError) throw new Error(`expected a tool error, got ${JSON.stringify(result)}`);
   if (result.structuredContent !== undefined) throw new Error("a tool error must not carry structuredContent");
   const text = (result.content as { type: string; text: string }[])[0]!.text;
   const lines = text.split("\n");
   const line = (label: string) => lines.find((l) => l.startsWith(`${label}: `))?.slice(label.length + 2);
-  const fields = (line("Fields") ?? "").split("; ").filter(Boolean).map((f) => f.slice(0, f.indexOf(": ")));
+  const fields = (line("Fields") ?? "")
+    .split("; ")
+    .filter(Boolean)
+    .map((f) => f.slice(0, f.indexOf(": ")));
   return { code: lines[0]!.slice(0, lines[0]!.indexOf(": ")), fields, line, text };
 }
 
 /** Calls a tool that must fail, and reads its error. */
-export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolErrorText> {
+export async function callError(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolErrorText> {
   return toolErrorOf(await client.callTool({ name, arguments: args }));
 }

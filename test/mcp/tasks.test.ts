@@ -21,11 +21,26 @@ describe("create_task", () => {
     const { client } = await maxClient();
     const result = await client.callTool({
       name: "create_task",
-      arguments: { title: "Renew passport", notes: "Two photos", due: "2026-12-24", reminder: "2026-12-23T08:00:00Z", repeat: "FREQ=YEARLY", listId: "errands", important: true },
+      arguments: {
+        title: "Renew passport",
+        notes: "Two photos",
+        due: "2026-12-24",
+        reminder: "2026-12-23T08:00:00Z",
+        repeat: "FREQ=YEARLY",
+        listId: "errands",
+        important: true,
+      },
     });
     expect(result.isError).toBeFalsy();
     const { task } = result.structuredContent as any;
-    expect(task).toMatchObject({ title: "Renew passport", notes: "Two photos", due: "2026-12-24", listId: "errands", important: true, completed: false });
+    expect(task).toMatchObject({
+      title: "Renew passport",
+      notes: "Two photos",
+      due: "2026-12-24",
+      listId: "errands",
+      important: true,
+      completed: false,
+    });
     expect(JSON.parse((result.content as any)[0].text)).toEqual(result.structuredContent);
   });
 
@@ -184,10 +199,19 @@ describe("complete_task", () => {
 
   it("returns the next occurrence of a repeating task as `next`, and only for repeating tasks", async () => {
     const { client } = await maxClient();
-    const { task: weekly } = await callOk(client, "create_task", { title: "Gym", due: "2026-11-23", repeat: "FREQ=WEEKLY;BYDAY=MO" });
+    const { task: weekly } = await callOk(client, "create_task", {
+      title: "Gym",
+      due: "2026-11-23",
+      repeat: "FREQ=WEEKLY;BYDAY=MO",
+    });
     const done = await callOk(client, "complete_task", { id: weekly.id });
     expect(done.task.completed).toBe(true);
-    expect(done.next).toMatchObject({ title: "Gym", completed: false, due: "2026-11-30", repeat: "FREQ=WEEKLY;BYDAY=MO" });
+    expect(done.next).toMatchObject({
+      title: "Gym",
+      completed: false,
+      due: "2026-11-30",
+      repeat: "FREQ=WEEKLY;BYDAY=MO",
+    });
     expect(done.next.id).not.toBe(weekly.id);
     const { task: once } = await callOk(client, "create_task", { title: "Once" });
     expect(await callOk(client, "complete_task", { id: once.id })).not.toHaveProperty("next");
@@ -248,7 +272,9 @@ describe("task tools without Max", () => {
     const account = await signUp("free");
     const { key } = await createKey(account.session);
     await toolError(await mcpClient(key), "create_task", { title: "should not exist" });
-    const { results } = await (await import("cloudflare:workers")).env.DB.prepare("SELECT count(*) AS n FROM tasks WHERE account_id = ?")
+    const { results } = await (await import("cloudflare:workers")).env.DB.prepare(
+      "SELECT count(*) AS n FROM tasks WHERE account_id = ?",
+    )
       .bind(account.accountId)
       .all<{ n: number }>();
     expect(results[0]!.n).toBe(0);
@@ -267,7 +293,12 @@ describe("structured results", () => {
       ["list_tasks", await callOk(client, "list_tasks", { limit: 1 })],
       ["list_tasks", await callOk(client, "list_tasks", { since: created.task.updatedAt })],
       ["complete_task", await callOk(client, "complete_task", { id: created.task.id })],
-      ["complete_task", await callOk(client, "complete_task", { id: (await callOk(client, "create_task", { title: "r", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id })],
+      [
+        "complete_task",
+        await callOk(client, "complete_task", {
+          id: (await callOk(client, "create_task", { title: "r", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id,
+        }),
+      ],
       ["list_calendar_packs", await callOk(client, "list_calendar_packs", { country: "DE" })],
       ["list_calendar_packs", await callOk(client, "list_calendar_packs", { query: "nowhere" })],
       ["list_holidays", await callOk(client, "list_holidays", { pack: "de-by" })],
@@ -282,15 +313,30 @@ describe("structured results", () => {
     }
     // The check can fail: a task without its id does not validate.
     const broken = { task: { ...created.task, id: undefined } };
-    expect(validator.getValidator(schemaOf("create_task") as any)(JSON.parse(JSON.stringify(broken))).valid).toBe(false);
+    expect(validator.getValidator(schemaOf("create_task") as any)(JSON.parse(JSON.stringify(broken))).valid).toBe(
+      false,
+    );
   });
 });
 
 describe("update_task", () => {
-  it("changes the fields sent, clears with \"\" and null, and REST sees the change", async () => {
+  it('changes the fields sent, clears with "" and null, and REST sees the change', async () => {
     const { user, client } = await maxClient();
-    const { task } = await callOk(client, "create_task", { title: "Draft", notes: "n", due: "2026-12-24", reminder: "2026-12-23T08:00:00Z", listId: "home" });
-    const { task: updated } = await callOk(client, "update_task", { id: task.id, title: "Final", notes: "", reminder: null, listId: "work", important: true });
+    const { task } = await callOk(client, "create_task", {
+      title: "Draft",
+      notes: "n",
+      due: "2026-12-24",
+      reminder: "2026-12-23T08:00:00Z",
+      listId: "home",
+    });
+    const { task: updated } = await callOk(client, "update_task", {
+      id: task.id,
+      title: "Final",
+      notes: "",
+      reminder: null,
+      listId: "work",
+      important: true,
+    });
     expect(updated).toMatchObject({ id: task.id, title: "Final", due: "2026-12-24", listId: "work", important: true });
     expect(updated).not.toHaveProperty("notes");
     expect(updated).not.toHaveProperty("reminder");

@@ -37,21 +37,24 @@ describe("tools/list", () => {
     expect(tool(name).annotations).toEqual({ readOnlyHint, destructiveHint, idempotentHint, openWorldHint: false });
   });
 
-  it.each(HINTS.map(([name]) => name))("describes %s for a model: title, description, object schemas in JSON Schema 2020-12", (name) => {
-    const t = tool(name);
-    expect(t.title).toBeTruthy();
-    expect(t.description!.length).toBeGreaterThan(60);
-    for (const schema of [t.inputSchema, t.outputSchema!]) {
-      expect(schema.type).toBe("object");
-      expect([undefined, "https://json-schema.org/draft/2020-12/schema"]).toContain(schema.$schema);
-      expect(JSON.stringify(schema)).not.toMatch(/draft-07|"example/);
-    }
-    // Arguments inline: some hosts do not resolve `$ref`s in input schemas. Outputs share `Task` under `$defs`.
-    expect(JSON.stringify(t.inputSchema)).not.toContain("$ref");
-    for (const [, ref] of JSON.stringify(t.outputSchema).matchAll(/"#\/\$defs\/([^"]+)"/g)) {
-      expect((t.outputSchema as any).$defs).toHaveProperty(ref!);
-    }
-  });
+  it.each(HINTS.map(([name]) => name))(
+    "describes %s for a model: title, description, object schemas in JSON Schema 2020-12",
+    (name) => {
+      const t = tool(name);
+      expect(t.title).toBeTruthy();
+      expect(t.description!.length).toBeGreaterThan(60);
+      for (const schema of [t.inputSchema, t.outputSchema!]) {
+        expect(schema.type).toBe("object");
+        expect([undefined, "https://json-schema.org/draft/2020-12/schema"]).toContain(schema.$schema);
+        expect(JSON.stringify(schema)).not.toMatch(/draft-07|"example/);
+      }
+      // Arguments inline: some hosts do not resolve `$ref`s in input schemas. Outputs share `Task` under `$defs`.
+      expect(JSON.stringify(t.inputSchema)).not.toContain("$ref");
+      for (const [, ref] of JSON.stringify(t.outputSchema).matchAll(/"#\/\$defs\/([^"]+)"/g)) {
+        expect((t.outputSchema as any).$defs).toHaveProperty(ref!);
+      }
+    },
+  );
 
   it("publishes the field rules in the input schemas", () => {
     const create = tool("create_task").inputSchema as any;
@@ -61,18 +64,50 @@ describe("tools/list", () => {
     expect(create.properties.notes.maxLength).toBe(20000);
     expect(create.properties.reminder.format).toBe("date-time");
     expect(create.properties.due.description).toContain("YYYY-MM-DD");
-    expect(Object.keys(create.properties).sort()).toEqual(["clientRequestId", "due", "important", "listId", "notes", "reminder", "repeat", "title"]);
+    expect(Object.keys(create.properties).sort()).toEqual([
+      "clientRequestId",
+      "due",
+      "important",
+      "listId",
+      "notes",
+      "reminder",
+      "repeat",
+      "title",
+    ]);
     const update = tool("update_task").inputSchema as any;
     expect(update.required).toEqual(["id"]);
-    expect(Object.keys(update.properties).sort()).toEqual(["completed", "due", "id", "important", "listId", "notes", "reminder", "repeat", "title"]);
+    expect(Object.keys(update.properties).sort()).toEqual([
+      "completed",
+      "due",
+      "id",
+      "important",
+      "listId",
+      "notes",
+      "reminder",
+      "repeat",
+      "title",
+    ]);
     expect(update.properties.reminder.type).toEqual(["string", "null"]);
     const list = tool("list_tasks").inputSchema as any;
     expect(list.properties.limit).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
     expect(Object.keys(list.properties).sort()).toEqual(["completed", "cursor", "limit", "listId", "since"]);
     expect((tool("complete_task").inputSchema as any).required).toEqual(["id"]);
     expect((tool("delete_task").inputSchema as any).required).toEqual(["id"]);
-    expect(Object.keys((tool("list_calendar_packs").inputSchema as any).properties).sort()).toEqual(["country", "cursor", "limit", "query"]);
-    expect(Object.keys((tool("list_holidays").inputSchema as any).properties).sort()).toEqual(["country", "from", "pack", "region", "to", "type", "year"]);
+    expect(Object.keys((tool("list_calendar_packs").inputSchema as any).properties).sort()).toEqual([
+      "country",
+      "cursor",
+      "limit",
+      "query",
+    ]);
+    expect(Object.keys((tool("list_holidays").inputSchema as any).properties).sort()).toEqual([
+      "country",
+      "from",
+      "pack",
+      "region",
+      "to",
+      "type",
+      "year",
+    ]);
   });
 
   it("publishes no date regex: formats instead, while validation keeps its strict rules", () => {

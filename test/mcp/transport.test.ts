@@ -30,7 +30,10 @@ describe("MCP transport", () => {
 
   it("answers a 2025-era request with one JSON body, not a one-event SSE stream", async () => {
     const user = await maxUser();
-    const response = await rpc({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "list_tasks", arguments: {} } }, { token: user.key });
+    const response = await rpc(
+      { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "list_tasks", arguments: {} } },
+      { token: user.key },
+    );
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toMatch(/^application\/json/);
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
@@ -67,8 +70,16 @@ describe("MCP transport", () => {
 
   it("reads a body with a declared length once, valid or malformed (as real HTTP clients send it)", async () => {
     const user = await maxUser();
-    const sized = (text: string) => ({ token: user.key, headers: { "content-length": String(new TextEncoder().encode(text).byteLength) } });
-    const valid = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "list_tasks", arguments: { limit: 5 } } });
+    const sized = (text: string) => ({
+      token: user.key,
+      headers: { "content-length": String(new TextEncoder().encode(text).byteLength) },
+    });
+    const valid = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "list_tasks", arguments: { limit: 5 } },
+    });
     const ok = await rpc(valid, sized(valid));
     expect(ok.headers.get("content-type")).toMatch(/^application\/json/);
     expect((await rpcResult(ok)).result.structuredContent.count).toBe(0);
@@ -88,29 +99,53 @@ describe("MCP transport", () => {
 
   it("refuses a JSON-RPC batch on every revision without batches with -32600, and runs none of it", async () => {
     const user = await maxUser();
-    const create = (id: number) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "create_task", arguments: { title: `batched ${id}` } } });
+    const create = (id: number) => ({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "create_task", arguments: { title: `batched ${id}` } },
+    });
     for (const version of ["2025-06-18", "2025-11-25", "2024-11-05", "2026-07-28"]) {
-      const response = await rpc([create(1), create(2)], { token: user.key, headers: { "MCP-Protocol-Version": version } });
+      const response = await rpc([create(1), create(2)], {
+        token: user.key,
+        headers: { "MCP-Protocol-Version": version },
+      });
       expect(response.status, version).toBe(400);
       const body = await rpcResult(response);
       expect(body, version).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
     }
     // 2025-03-26 (named, or no header at all) has batches: at most 10 messages, and never an empty one.
     for (const batch of [Array.from({ length: 11 }, (_, i) => create(i)), []]) {
-      const body = await rpcResult(await rpc(batch, { token: user.key, headers: { "MCP-Protocol-Version": "2025-03-26" } }));
+      const body = await rpcResult(
+        await rpc(batch, { token: user.key, headers: { "MCP-Protocol-Version": "2025-03-26" } }),
+      );
       expect(body.error.code).toBe(-32600);
     }
     expect((await json(await call("/api/v1/tasks", { token: user.key }))).data).toHaveLength(0);
     // The key is still judged first: a refused batch from an unknown key is a 401.
     const fake = `todo_live_${"A".repeat(43)}`;
-    await expectUnauthorized(await rpc([create(1), create(2)], { token: fake, headers: { "MCP-Protocol-Version": "2025-06-18" } }), fake);
+    await expectUnauthorized(
+      await rpc([create(1), create(2)], { token: fake, headers: { "MCP-Protocol-Version": "2025-06-18" } }),
+      fake,
+    );
   });
 
   it("answers a 2025-03-26 batch of up to 10 messages with one answer per request", async () => {
     const user = await maxUser();
-    const response = await rpc([toolsList, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "create_task", arguments: { title: "in a batch" } } }], {
-      token: user.key,
-    });
+    const response = await rpc(
+      [
+        toolsList,
+        {
+          jsonrpc: "2.0",
+          id: 2,
+          method: "tools/call",
+          params: { name: "create_task", arguments: { title: "in a batch" } },
+        },
+      ],
+      {
+        token: user.key,
+      },
+    );
     expect(response.status).toBe(200);
     const answers = (await rpcResult(response)) as { id: number; result: any }[];
     expect(answers.map((a) => a.id).sort()).toEqual([1, 2]);
@@ -120,7 +155,10 @@ describe("MCP transport", () => {
   it("answers an unknown tool with a JSON-RPC error, not a tool result", async () => {
     const user = await maxUser();
     const body = await rpcResult(
-      await rpc({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "delete_everything", arguments: {} } }, { token: user.key }),
+      await rpc(
+        { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "delete_everything", arguments: {} } },
+        { token: user.key },
+      ),
     );
     expect(body.id).toBe(7);
     expect(body.error.code).toBe(-32602);
@@ -190,14 +228,27 @@ describe("MCP Origin check", () => {
 
   it("allows localhost pages only while the Worker itself runs on localhost (development)", async () => {
     const user = await maxUser();
-    const headers = { ...MCP_HEADERS, "Content-Type": "application/json", Authorization: `Bearer ${user.key}`, Origin: "http://localhost:6274" };
+    const headers = {
+      ...MCP_HEADERS,
+      "Content-Type": "application/json",
+      Authorization: `Bearer ${user.key}`,
+      Origin: "http://localhost:6274",
+    };
     const body = JSON.stringify(toolsList);
     const local = await exports.default.fetch(
-      new Request("http://localhost:8787/mcp", { method: "POST", headers: { ...headers, Host: "localhost:8787" }, body }),
+      new Request("http://localhost:8787/mcp", {
+        method: "POST",
+        headers: { ...headers, Host: "localhost:8787" },
+        body,
+      }),
     );
     expect(local.status).toBe(200);
     const deployed = await exports.default.fetch(
-      new Request("https://todo.example.com/mcp", { method: "POST", headers: { ...headers, Host: "todo.example.com" }, body }),
+      new Request("https://todo.example.com/mcp", {
+        method: "POST",
+        headers: { ...headers, Host: "todo.example.com" },
+        body,
+      }),
     );
     expect(deployed.status).toBe(403);
   });
@@ -213,7 +264,8 @@ describe("MCP Origin check", () => {
 
   it("takes extra hostnames from the ALLOWED_ORIGINS var", () => {
     const withVar = { ...env, ALLOWED_ORIGINS: "app.example.org, chat.example.net" };
-    const request = (origin: string) => new Request("https://todo.example.com/mcp", { method: "POST", headers: { Origin: origin } });
+    const request = (origin: string) =>
+      new Request("https://todo.example.com/mcp", { method: "POST", headers: { Origin: origin } });
     expect(originAllowed(request("https://app.example.org"), withVar)).toBe(true);
     expect(originAllowed(request("https://chat.example.net:8443"), withVar)).toBe(true);
     expect(originAllowed(request("https://evil.example.org"), withVar)).toBe(false);
@@ -224,10 +276,18 @@ describe("MCP Origin check", () => {
 describe("MCP rate limits (the REST task routes' limits)", () => {
   const limited = { ...env, RATE_LIMITS: "on" };
   async function send(token: string | undefined, ip: string) {
-    const headers: Record<string, string> = { ...MCP_HEADERS, "Content-Type": "application/json", "CF-Connecting-IP": ip };
+    const headers: Record<string, string> = {
+      ...MCP_HEADERS,
+      "Content-Type": "application/json",
+      "CF-Connecting-IP": ip,
+    };
     if (token) headers.Authorization = `Bearer ${token}`;
     const ctx = createExecutionContext();
-    const response = await handleMcp(new Request("http://example.com/mcp", { method: "POST", headers, body: JSON.stringify(toolsList) }), limited, ctx);
+    const response = await handleMcp(
+      new Request("http://example.com/mcp", { method: "POST", headers, body: JSON.stringify(toolsList) }),
+      limited,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     return response;
   }

@@ -21,8 +21,11 @@ export const newCredentials = (prefix = "test") => ({
 });
 
 /** Grants Max through `PUT /admin/memberships`; resolves with the account. A dated grant, as the page shows its end. */
-export const grantMax = ({ base, adminToken }, email, expiresAt = new Date(Date.now() + 365 * 86_400_000).toISOString()) =>
-  request(base, "/admin/memberships", { method: "PUT", token: adminToken, body: { email, plan: "max", expiresAt } });
+export const grantMax = (
+  { base, adminToken },
+  email,
+  expiresAt = new Date(Date.now() + 365 * 86_400_000).toISOString(),
+) => request(base, "/admin/memberships", { method: "PUT", token: adminToken, body: { email, plan: "max", expiresAt } });
 
 /** Signs up a fresh account (Max unless `max: false`) and creates an API key with its session. */
 export async function accountWithKey(server, { max = true, prefix = "test" } = {}) {

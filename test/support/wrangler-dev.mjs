@@ -12,8 +12,15 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
 // wrangler (and the Inspector CLI) need Node 22; the pinned binary is in node_modules/.bin when plain `node` is older.
-export const nodeBin = existsSync(join(root, "node_modules/.bin/node")) ? join(root, "node_modules/.bin/node") : process.execPath;
-export const childEnv = { ...process.env, CI: "true", WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+export const nodeBin = existsSync(join(root, "node_modules/.bin/node"))
+  ? join(root, "node_modules/.bin/node")
+  : process.execPath;
+export const childEnv = {
+  ...process.env,
+  CI: "true",
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
 const wranglerJs = join(root, "node_modules/wrangler/bin/wrangler.js");
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -49,7 +56,12 @@ function freePort() {
 /** Runs a Node script with the pinned Node; resolves with `{ code, stdout, stderr }` whatever the exit code. */
 export function runNode(args, { env = {}, timeout = 60_000 } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(nodeBin, args, { cwd: root, env: { ...childEnv, ...env }, stdio: ["ignore", "pipe", "pipe"], timeout });
+    const child = spawn(nodeBin, args, {
+      cwd: root,
+      env: { ...childEnv, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout,
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -73,16 +85,34 @@ export async function startWranglerDev({ vars = {} } = {}) {
   };
   try {
     const migrate = await runNode([wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
-    if (migrate.code !== 0) throw new Error(`wrangler d1 migrations apply exited ${migrate.code}:\n${migrate.stdout}${migrate.stderr}`);
+    if (migrate.code !== 0)
+      throw new Error(`wrangler d1 migrations apply exited ${migrate.code}:\n${migrate.stdout}${migrate.stderr}`);
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${port}`;
-    const varArgs = Object.entries({ ADMIN_TOKEN: adminToken, ...vars }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+    const varArgs = Object.entries({ ADMIN_TOKEN: adminToken, ...vars }).flatMap(([name, value]) => [
+      "--var",
+      `${name}:${value}`,
+    ]);
     let log = "";
     // Detached: its own process group, so stop() reaches workerd too.
     wrangler = spawn(
       nodeBin,
-      [wranglerJs, "dev", "--port", String(port), "--ip", "127.0.0.1", "--inspector-port", String(inspectorPort),
-        "--persist-to", stateDir, ...varArgs, "--log-level", "error", "--show-interactive-dev-session=false"],
+      [
+        wranglerJs,
+        "dev",
+        "--port",
+        String(port),
+        "--ip",
+        "127.0.0.1",
+        "--inspector-port",
+        String(inspectorPort),
+        "--persist-to",
+        stateDir,
+        ...varArgs,
+        "--log-level",
+        "error",
+        "--show-interactive-dev-session=false",
+      ],
       { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: true },
     );
     wrangler.stdout.on("data", (d) => (log += d));

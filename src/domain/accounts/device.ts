@@ -20,7 +20,9 @@ const TOKEN = /^v1\.(\d{1,12})\.([0-9A-Za-z]{22})\.([0-9a-f]{64})$/;
 async function mac(account: DeviceSigner, payload: string): Promise<Uint8Array> {
   const secret = new TextEncoder().encode(account.passwordHash);
   const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`device:${account.id}:${payload}`)));
+  return new Uint8Array(
+    await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(`device:${account.id}:${payload}`)),
+  );
 }
 
 export async function issueDeviceToken(account: DeviceSigner, now = Date.now()): Promise<string> {

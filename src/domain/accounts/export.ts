@@ -23,7 +23,9 @@ export const EXPORT_PAGE_SIZE = 250;
 export async function exportHead(db: Db, accountId: string, currentSessionId: string) {
   const [account, created, apiKeys, sessions] = await Promise.all([
     getAccount(db, accountId),
-    db.get<{ createdAt: string } | undefined>(sql`SELECT created_at AS createdAt FROM accounts WHERE id = ${accountId}`),
+    db.get<{ createdAt: string } | undefined>(
+      sql`SELECT created_at AS createdAt FROM accounts WHERE id = ${accountId}`,
+    ),
     listApiKeys(db, accountId),
     listSessions(db, accountId, currentSessionId),
   ]);
@@ -44,7 +46,11 @@ export async function exportHead(db: Db, accountId: string, currentSessionId: st
  * as its JSON text: the API's Task shape built by SQLite (the listing's own serialiser) plus
  * `createdAt`. Deleted tasks (tombstones) are not the person's data any more and are left out.
  */
-export async function exportTaskPage(db: Db, accountId: string, afterId: string): Promise<{ ids: string[]; json: string[] }> {
+export async function exportTaskPage(
+  db: Db,
+  accountId: string,
+  afterId: string,
+): Promise<{ ids: string[]; json: string[] }> {
   const rows = await db.all<{ id: string; json: string }>(sql`
     SELECT id, substr(${taskJsonSql}, 1, length(${taskJsonSql}) - 1) || ',"createdAt":' || json_quote(created_at) || '}' AS json
     FROM tasks WHERE account_id = ${accountId} AND deleted_at IS NULL AND id > ${afterId}
@@ -57,7 +63,11 @@ export async function exportTaskPage(db: Db, accountId: string, afterId: string)
  * is made, so an outage or a refused account is still a problem+json answer; a D1 failure on a
  * later page ends the stream with an error, and the client's download is incomplete JSON.
  */
-export async function exportStream(db: Db, accountId: string, currentSessionId: string): Promise<ReadableStream<Uint8Array>> {
+export async function exportStream(
+  db: Db,
+  accountId: string,
+  currentSessionId: string,
+): Promise<ReadableStream<Uint8Array>> {
   const head = JSON.stringify(await exportHead(db, accountId, currentSessionId));
   let page = await exportTaskPage(db, accountId, "");
   const encoder = new TextEncoder();

@@ -4,7 +4,9 @@ import { memberships, nowSql } from "../../db/schema";
 
 /** SQL truth of "active Max": plan max and not expired, judged by the database clock. */
 export const activeMaxSql = (alias: string): SQL =>
-  sql.raw(`(${alias}.plan = 'max' AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`);
+  sql.raw(
+    `(${alias}.plan = 'max' AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`,
+  );
 
 export interface Membership {
   plan: "free" | "max";
@@ -12,12 +14,19 @@ export interface Membership {
   expiresAt: string | null;
 }
 
-export function toMembership(row: { plan: string | null; expiresAt: string | null; active: number | boolean } | undefined): Membership {
+export function toMembership(
+  row: { plan: string | null; expiresAt: string | null; active: number | boolean } | undefined,
+): Membership {
   const plan = row?.plan === "max" ? "max" : "free";
   return { plan, active: plan === "max" && !!row?.active, expiresAt: row?.expiresAt ?? null };
 }
 
-export async function setMembership(db: Db, accountId: string, plan: "free" | "max", expiresAt: string | null): Promise<void> {
+export async function setMembership(
+  db: Db,
+  accountId: string,
+  plan: "free" | "max",
+  expiresAt: string | null,
+): Promise<void> {
   await db
     .insert(memberships)
     .values({ accountId, plan, expiresAt })

@@ -36,7 +36,15 @@ export async function confirmPassword(account: AccountSecret, password: string, 
  * is out the moment the password changes. API keys are left alone (they are separate credentials
  * a person revokes one by one), and device tokens die with the old hash they were signed with.
  */
-export async function changePassword(db: Db, account: AccountSecret, keepSessionId: string, newPassword: string): Promise<void> {
+export async function changePassword(
+  db: Db,
+  account: AccountSecret,
+  keepSessionId: string,
+  newPassword: string,
+): Promise<void> {
   const passwordHash = await hashPassword(newPassword);
-  await db.batch([db.update(accounts).set({ passwordHash }).where(eq(accounts.id, account.id)), endOtherSessions(db, account.id, keepSessionId)]);
+  await db.batch([
+    db.update(accounts).set({ passwordHash }).where(eq(accounts.id, account.id)),
+    endOtherSessions(db, account.id, keepSessionId),
+  ]);
 }

@@ -25,9 +25,14 @@ export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 async function newSession(db: Db, accountId: string, userAgent?: string | null) {
   const token = SESSION_PREFIX + randomBase62(43);
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString();
-  const insert = db
-    .insert(sessions)
-    .values({ id: newId(), accountId, tokenHash: await sha256Hex(token), expiresAt, lastUsedAt: nowSql, userAgent: cutUserAgent(userAgent) });
+  const insert = db.insert(sessions).values({
+    id: newId(),
+    accountId,
+    tokenHash: await sha256Hex(token),
+    expiresAt,
+    lastUsedAt: nowSql,
+    userAgent: cutUserAgent(userAgent),
+  });
   return { token, insert };
 }
 
@@ -43,7 +48,11 @@ export interface ClientInfo {
   userAgent?: string | null;
 }
 
-export async function signUp(db: Db, input: { email: string; password: string }, client: ClientInfo = {}): Promise<SignedIn> {
+export async function signUp(
+  db: Db,
+  input: { email: string; password: string },
+  client: ClientInfo = {},
+): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
   const id = newId();
   const passwordHash = await hashPassword(input.password);
@@ -63,15 +72,28 @@ export async function signUp(db: Db, input: { email: string; password: string },
     }
     throw e;
   }
-  return { token: session.token, account: (await getAccount(db, id))!, deviceToken: await issueDeviceToken({ id, passwordHash }) };
+  return {
+    token: session.token,
+    account: (await getAccount(db, id))!,
+    deviceToken: await issueDeviceToken({ id, passwordHash }),
+  };
 }
 
 const INVALID_LOGIN = "Email or password is incorrect.";
 
 const signerOf = async (db: Db, email: string): Promise<DeviceSigner | undefined> =>
-  (await db.select({ id: accounts.id, passwordHash: accounts.passwordHash }).from(accounts).where(eq(accounts.email, normalizeEmail(email))))[0];
+  (
+    await db
+      .select({ id: accounts.id, passwordHash: accounts.passwordHash })
+      .from(accounts)
+      .where(eq(accounts.email, normalizeEmail(email)))
+  )[0];
 
-export async function logIn(db: Db, input: { email: string; password: string }, client: ClientInfo = {}): Promise<SignedIn> {
+export async function logIn(
+  db: Db,
+  input: { email: string; password: string },
+  client: ClientInfo = {},
+): Promise<SignedIn> {
   const row = await signerOf(db, input.email);
   // Verify even for unknown emails so the response time does not reveal which exist.
   const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
@@ -103,7 +125,9 @@ export async function authenticateSession(db: Db, token: string | undefined): Pr
   const [row] = await db
     .select({ accountId: sessions.accountId, sessionId: sessions.id, stale: staleSessionSql })
     .from(sessions)
-    .where(and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSql)));
+    .where(
+      and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSql)),
+    );
   if (!row) throw new AppError("unauthorized", SESSION_REQUIRED);
   const { stale, ...session } = row;
   return stale ? { ...session, touch: () => touchSession(db, session.sessionId) } : session;
@@ -114,7 +138,14 @@ export async function logOut(db: Db, sessionId: string): Promise<void> {
 }
 
 export async function getAccount(db: Db, accountId: string): Promise<AccountView | undefined> {
-  const row = await db.get<{ id: string; email: string; timeZone: string; plan: string | null; expiresAt: string | null; active: number }>(sql`
+  const row = await db.get<{
+    id: string;
+    email: string;
+    timeZone: string;
+    plan: string | null;
+    expiresAt: string | null;
+    active: number;
+  }>(sql`
     SELECT a.id, a.email, a.time_zone AS timeZone, m.plan, m.expires_at AS expiresAt, ${activeMaxSql("m")} AS active
     FROM accounts a LEFT JOIN memberships m ON m.account_id = a.id WHERE a.id = ${accountId}`);
   if (!row) return undefined;
@@ -122,7 +153,8 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
 }
 
 export async function updateAccount(db: Db, accountId: string, patch: { timeZone?: string }): Promise<AccountView> {
-  if (patch.timeZone !== undefined) await db.update(accounts).set({ timeZone: patch.timeZone }).where(eq(accounts.id, accountId));
+  if (patch.timeZone !== undefined)
+    await db.update(accounts).set({ timeZone: patch.timeZone }).where(eq(accounts.id, accountId));
   return (await getAccount(db, accountId))!;
 }
 
@@ -131,7 +163,10 @@ export async function grantMembership(
   db: Db,
   input: { email: string; plan: "free" | "max"; expiresAt?: string | null },
 ): Promise<AccountView> {
-  const [row] = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.email, normalizeEmail(input.email)));
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.email, normalizeEmail(input.email)));
   if (!row) throw new AppError("not_found", "No account with this email.");
   await setMembership(db, row.id, input.plan, input.expiresAt ? new Date(input.expiresAt).toISOString() : null);
   return (await getAccount(db, row.id))!;

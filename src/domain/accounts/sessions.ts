@@ -21,7 +21,12 @@ const live = () => and(isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSql
 /** The account's live sessions, newest first; `current` marks the one asking. */
 export async function listSessions(db: Db, accountId: string, currentId: string): Promise<SessionSummary[]> {
   const rows = await db
-    .select({ id: sessions.id, createdAt: sessions.createdAt, lastUsedAt: sessions.lastUsedAt, userAgent: sessions.userAgent })
+    .select({
+      id: sessions.id,
+      createdAt: sessions.createdAt,
+      lastUsedAt: sessions.lastUsedAt,
+      userAgent: sessions.userAgent,
+    })
     .from(sessions)
     .where(and(eq(sessions.accountId, accountId), live()))
     .orderBy(desc(sessions.createdAt), desc(sessions.id));
@@ -48,4 +53,5 @@ export const endOtherSessions = (db: Db, accountId: string, keepId: string) =>
 /** SQL truth of "lastUsedAt is over a minute old": the refresh is skipped otherwise. */
 export const staleSessionSql = sql<number>`(${sessions.lastUsedAt} IS NULL OR ${sessions.lastUsedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))`;
 
-export const touchSession = (db: Db, id: string) => db.update(sessions).set({ lastUsedAt: nowSql }).where(eq(sessions.id, id));
+export const touchSession = (db: Db, id: string) =>
+  db.update(sessions).set({ lastUsedAt: nowSql }).where(eq(sessions.id, id));

@@ -56,7 +56,10 @@ export async function createApiKey(
     WHERE (SELECT count(*) FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL
            AND (expires_at IS NULL OR expires_at > ${nowSql})) < ${MAX_ACTIVE_KEYS}`);
   if (!inserted.meta.changes) {
-    throw new AppError("key_limit_reached", `An account can have at most ${MAX_ACTIVE_KEYS} active API keys. Revoke one first.`);
+    throw new AppError(
+      "key_limit_reached",
+      `An account can have at most ${MAX_ACTIVE_KEYS} active API keys. Revoke one first.`,
+    );
   }
   const [row] = await db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.id, id));
   return { ...row!, key };
@@ -77,7 +80,8 @@ export interface KeyAuthentication {
   touch?: () => Promise<unknown>;
 }
 
-const UNAUTHORIZED = "A valid API key is required: send `Authorization: Bearer todo_live_…` (create one under AI connection).";
+const UNAUTHORIZED =
+  "A valid API key is required: send `Authorization: Bearer todo_live_…` (create one under AI connection).";
 
 /** Format and checksum first (no database), then the SHA-256 the key is stored and looked up by. */
 export async function verifiedKeyHash(key: string | undefined): Promise<string> {
@@ -110,7 +114,10 @@ export const keyAccountSql = (keyHash: KeyHash, condition?: SQL) =>
  * scoped by it reads no task when the isolate already holds the current page (see listing-cache.ts).
  */
 export const keyAccountChangedSql = (keyHash: KeyHash, knownVersion: unknown) =>
-  keyAccountSql(keyHash, sql`(SELECT a.tasks_version FROM accounts a WHERE a.id = k.account_id) IS NOT ${knownVersion}`);
+  keyAccountSql(
+    keyHash,
+    sql`(SELECT a.tasks_version FROM accounts a WHERE a.id = k.account_id) IS NOT ${knownVersion}`,
+  );
 
 const k = alias(apiKeys, "k");
 
@@ -136,7 +143,9 @@ const keyActorSelect = (db: Db, keyHash: KeyHash) => db.select(keyActorColumns).
  * in the same snapshot as the verb. Read it back with `keyVerdictRows`.
  */
 export const keyVerdictSql = (keyHash: KeyHash) =>
-  sql<string | null>`(SELECT json_array(${sql.join(Object.values(keyActorColumns), sql`, `)}) FROM api_keys k WHERE ${liveKeySql(keyHash)})`;
+  sql<
+    string | null
+  >`(SELECT json_array(${sql.join(Object.values(keyActorColumns), sql`, `)}) FROM api_keys k WHERE ${liveKeySql(keyHash)})`;
 
 /** A keyVerdictSql value as the rows of the key lookup (none for a refused key). */
 export function keyVerdictRows(verdict: string | null): KeyActorRow[] {
@@ -154,7 +163,12 @@ export const keyActorQuery = (db: Db, keyHash: string) => keyActor.with(db, { ke
 /** The result of the key lookup as an actor, or `unauthorized` when the key is unknown, revoked or expired. */
 export function toKeyAuthentication(db: Db, [row]: KeyActorRow[]): KeyAuthentication {
   if (!row) throw new AppError("unauthorized", UNAUTHORIZED);
-  const actor: Actor = { accountId: row.accountId, keyId: row.keyId, maxActive: !!row.maxActive, timeZone: row.timeZone };
+  const actor: Actor = {
+    accountId: row.accountId,
+    keyId: row.keyId,
+    maxActive: !!row.maxActive,
+    timeZone: row.timeZone,
+  };
   const touch = row.stale
     ? () => db.update(apiKeys).set({ lastUsedAt: nowSql }).where(eq(apiKeys.id, row.keyId))
     : undefined;
@@ -169,7 +183,6 @@ export function toKeyAuthentication(db: Db, [row]: KeyActorRow[]): KeyAuthentica
 export async function authenticateKeyHash(db: Db, keyHash: string): Promise<KeyAuthentication> {
   return toKeyAuthentication(db, (await keyActor.run(db, { keyHash })) as KeyActorRow[]);
 }
-
 
 export function requireMax(actor: Actor): void {
   if (!actor.maxActive) {

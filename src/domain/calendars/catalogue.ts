@@ -39,7 +39,8 @@ function cachedCatalogueFile<T>(path: string) {
     let file = cache.get(assets);
     if (!file) {
       file = readJsonAsset<T>(assets, path).then((found) => {
-        if (!found) throw new AppError("unavailable", "The calendar catalogue is not available right now.", undefined, 60);
+        if (!found)
+          throw new AppError("unavailable", "The calendar catalogue is not available right now.", undefined, 60);
         return found;
       });
       file.catch(() => cache.delete(assets));

@@ -37,7 +37,8 @@ export interface HolidayList {
   note?: string;
 }
 
-const invalid = (path: string, message: string) => new AppError("validation_failed", "Invalid arguments.", [{ path, message }]);
+const invalid = (path: string, message: string) =>
+  new AppError("validation_failed", "Invalid arguments.", [{ path, message }]);
 
 async function resolvePack(assets: Fetcher, query: HolidayQuery): Promise<{ pack: CalendarPack; note?: string }> {
   if (query.pack) return { pack: await getPack(assets, query.pack) };
@@ -49,7 +50,10 @@ async function resolvePack(assets: Fetcher, query: HolidayQuery): Promise<{ pack
   const exact = candidates.find((p) => p.region!.toLowerCase() === region.toLowerCase());
   if (exact || candidates.length === 1) return { pack: await getPack(assets, (exact ?? candidates[0]!).id) };
   if (candidates.length > 1) {
-    throw invalid("region", `"${region}" matches several regions: ${candidates.map((p) => `${p.region} (${p.name})`).join(", ")}`);
+    throw invalid(
+      "region",
+      `"${region}" matches several regions: ${candidates.map((p) => `${p.region} (${p.name})`).join(", ")}`,
+    );
   }
   return {
     pack: await getPack(assets, country),
@@ -65,9 +69,17 @@ export async function listHolidays(assets: Fetcher, query: HolidayQuery, today: 
   if (from > to) throw invalid("to", "must not be before `from`");
   const events = pack.events
     .filter((e) => e.date <= to && (e.endDate ?? e.date) >= from && (!query.type || e.type === query.type))
-    .map(({ date, endDate, name, localName, type }) => ({ date, ...(endDate ? { endDate } : {}), name, ...(localName ? { localName } : {}), type }));
+    .map(({ date, endDate, name, localName, type }) => ({
+      date,
+      ...(endDate ? { endDate } : {}),
+      name,
+      ...(localName ? { localName } : {}),
+      type,
+    }));
   const beyond = from < `${pack.years.from}-01-01` || to > `${pack.years.to}-12-31`;
-  const coverage = beyond ? `The pack covers ${pack.years.from} to ${pack.years.to} only: no data outside those years.` : undefined;
+  const coverage = beyond
+    ? `The pack covers ${pack.years.from} to ${pack.years.to} only: no data outside those years.`
+    : undefined;
   const notes = [note, coverage].filter(Boolean).join(" ");
   return {
     pack: { id: pack.id, name: pack.name, years: pack.years },

@@ -18,8 +18,7 @@ const octetsOf = (char: string) => {
 };
 
 /** TEXT value escaping (RFC 5545 3.3.11). */
-export const escapeText = (text: string) =>
-  text.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, "\\n");
+export const escapeText = (text: string) => text.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, "\\n");
 
 /**
  * Folds a content line into chunks of at most 75 octets (a continuation's leading space counts),

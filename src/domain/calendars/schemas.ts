@@ -35,7 +35,10 @@ export const CalendarEvent = z
       description: "Last day (inclusive) of a holiday that spans several days; absent for one-day holidays.",
       example: "2026-10-04",
     }),
-    name: z.string().meta({ description: "English name where the data has one, otherwise the local name.", example: "National Holiday" }),
+    name: z.string().meta({
+      description: "English name where the data has one, otherwise the local name.",
+      example: "National Holiday",
+    }),
     localName: z.string().optional().meta({
       description: "Name in the pack's first language, when it differs from `name`.",
       example: "Tag der Deutschen Einheit",
@@ -52,19 +55,29 @@ export type CalendarEvent = z.infer<typeof CalendarEvent>;
 export const License = z
   .object({
     id: z.string().meta({ description: "SPDX identifier.", example: "CC-BY-SA-3.0" }),
-    name: z.string().meta({ description: "Name of the licence.", example: "Creative Commons Attribution-ShareAlike 3.0 Unported" }),
-    url: z.string().meta({ description: "Text of the licence.", example: "https://creativecommons.org/licenses/by-sa/3.0/" }),
+    name: z
+      .string()
+      .meta({ description: "Name of the licence.", example: "Creative Commons Attribution-ShareAlike 3.0 Unported" }),
+    url: z
+      .string()
+      .meta({ description: "Text of the licence.", example: "https://creativecommons.org/licenses/by-sa/3.0/" }),
   })
-  .meta({ id: "CalendarLicense", description: "Licence of the holiday data. Reusers must keep the attribution and share alike." });
+  .meta({
+    id: "CalendarLicense",
+    description: "Licence of the holiday data. Reusers must keep the attribution and share alike.",
+  });
 export type License = z.infer<typeof License>;
 
 export const CalendarManifestEntry = z
   .object({
     id: PackId,
-    name: z.string().meta({ description: "English name of the country, or `Region (Country)`.", example: "Bayern (Germany)" }),
+    name: z
+      .string()
+      .meta({ description: "English name of the country, or `Region (Country)`.", example: "Bayern (Germany)" }),
     country: z.string().meta({ description: "ISO 3166-1 alpha-2 country code, upper case.", example: "DE" }),
     region: z.string().optional().meta({
-      description: "Subdivision code within the country (the ISO 3166-2 suffix where one exists); absent for country packs.",
+      description:
+        "Subdivision code within the country (the ISO 3166-2 suffix where one exists); absent for country packs.",
       example: "BY",
     }),
     languages: z.array(z.string()).meta({
@@ -76,7 +89,9 @@ export const CalendarManifestEntry = z
         from: z.number().int().meta({ description: "First covered year.", example: 2025 }),
         to: z.number().int().meta({ description: "Last covered year.", example: 2028 }),
       })
-      .meta({ description: "Calendar years covered, inclusive: the previous, current and next two years at build time." }),
+      .meta({
+        description: "Calendar years covered, inclusive: the previous, current and next two years at build time.",
+      }),
     eventCount: z.number().int().meta({ description: "Number of events in the pack.", example: 142 }),
     url: z.string().meta({
       description: "The pack as JSON: a root-relative URL, resolve it against the API origin.",
@@ -108,24 +123,32 @@ export type CalendarPack = z.infer<typeof CalendarPack>;
 
 export const CalendarManifest = z
   .object({
-    data: z.array(CalendarManifestEntry).meta({ description: "The packs: all of them, or those matching the filters (`country`, `q`)." }),
-    meta: z.object({
-      count: z.number().int().meta({ description: "Number of packs in `data`.", example: 1 }),
-      generatedAt: z.string().meta({
-        description:
-          "When the catalogue was computed: midnight UTC of the build day. Packs change only when the data or the covered years change.",
-        example: "2026-11-22T00:00:00Z",
-      }),
-      dataVersion: z.string().meta({ description: "Version of the date-holidays data set.", example: "2026-09-20" }),
-      license: License,
-      attribution: Attribution,
-    }).meta({ description: "About the catalogue: size, build day, data version and licence." }),
+    data: z
+      .array(CalendarManifestEntry)
+      .meta({ description: "The packs: all of them, or those matching the filters (`country`, `q`)." }),
+    meta: z
+      .object({
+        count: z.number().int().meta({ description: "Number of packs in `data`.", example: 1 }),
+        generatedAt: z.string().meta({
+          description:
+            "When the catalogue was computed: midnight UTC of the build day. Packs change only when the data or the covered years change.",
+          example: "2026-11-22T00:00:00Z",
+        }),
+        dataVersion: z.string().meta({ description: "Version of the date-holidays data set.", example: "2026-09-20" }),
+        license: License,
+        attribution: Attribution,
+      })
+      .meta({ description: "About the catalogue: size, build day, data version and licence." }),
   })
   .meta({ id: "CalendarManifest", description: "The catalogue of public holiday calendar packs." });
 export type CalendarManifest = z.infer<typeof CalendarManifest>;
 
 export const PackFilter = z.object({
-  country: z.string().max(2).optional().meta({ description: "Only packs of this ISO 3166-1 alpha-2 country code (any case).", example: "DE" }),
+  country: z
+    .string()
+    .max(2)
+    .optional()
+    .meta({ description: "Only packs of this ISO 3166-1 alpha-2 country code (any case).", example: "DE" }),
   query: z.string().max(100).optional().meta({
     description:
       "Only packs this text names: every word found in the pack's name, id, country code or English names and short forms (`Bavaria`, `USA`, `UK`), case- and accent-insensitive.",

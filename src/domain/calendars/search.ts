@@ -56,7 +56,13 @@ function searchTextOf(entry: CalendarManifestEntry, countryNames: Map<string, st
   let found = searchable.get(entry);
   if (!found) {
     const country = entry.country.toLowerCase();
-    const names = [entry.name, countryNames.get(entry.country) ?? "", englishCountry(entry.country), ...(ALIASES[entry.id] ?? []), ...(ALIASES[country] ?? [])];
+    const names = [
+      entry.name,
+      countryNames.get(entry.country) ?? "",
+      englishCountry(entry.country),
+      ...(ALIASES[entry.id] ?? []),
+      ...(ALIASES[country] ?? []),
+    ];
     found = { codes: [entry.id, country, ...(ALIASES[country] ?? []).map(fold)], text: fold(names.join(" | ")) };
     searchable.set(entry, found);
   }
@@ -68,7 +74,9 @@ function searchTextOf(entry: CalendarManifestEntry, countryNames: Map<string, st
  * match a code exactly; longer words match inside names.
  */
 export function searchPacks(entries: CalendarManifestEntry[], query: string): CalendarManifestEntry[] {
-  const words = fold(query).split(/[\s,;/()]+/).filter(Boolean);
+  const words = fold(query)
+    .split(/[\s,;/()]+/)
+    .filter(Boolean);
   if (!words.length) return entries;
   const countryNames = new Map(entries.filter((e) => !e.region).map((e) => [e.country, e.name]));
   return entries.filter((entry) => {

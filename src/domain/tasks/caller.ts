@@ -64,7 +64,10 @@ export interface Scope {
    *   from a missing task or a stale version. Only a request that changes and finds nothing pays
    *   that second round trip.
    */
-  run(statements: Statement[], options?: { verdictIn?: "row" | "rows" }): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
+  run(
+    statements: Statement[],
+    options?: { verdictIn?: "row" | "rows" },
+  ): Promise<{ actor: Actor; auth?: KeyAuthentication; results: unknown[] }>;
 }
 
 /** The key's verdict, told to the caller and judged: 401 or 403, or the actor. */
@@ -83,7 +86,10 @@ export function scopeOf(caller: Caller): Scope {
       db,
       account: caller.actor.accountId,
       verdict: undefined,
-      run: async (statements) => ({ actor: caller.actor, results: statements.length ? await db.batch(statements as [Statement]) : [] }),
+      run: async (statements) => ({
+        actor: caller.actor,
+        results: statements.length ? await db.batch(statements as [Statement]) : [],
+      }),
     };
   }
   return {

@@ -12,7 +12,10 @@ export interface Cursor {
 }
 
 export const encodeCursor = (c: Cursor) =>
-  btoa(JSON.stringify(["v2", c.id, c.serverTime])).replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+  btoa(JSON.stringify(["v2", c.id, c.serverTime]))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replaceAll("=", "");
 
 export function decodeCursor(value: string): Cursor {
   try {

@@ -29,4 +29,5 @@ export function versionsIn(ifMatch: string, id: string): Versions {
   return versions;
 }
 
-export const matchesVersions = (versions: Versions, updatedAt: string) => versions === "*" || versions.includes(updatedAt);
+export const matchesVersions = (versions: Versions, updatedAt: string) =>
+  versions === "*" || versions.includes(updatedAt);

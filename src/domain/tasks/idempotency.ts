@@ -9,10 +9,17 @@ import { IdempotencyKey, type Task, type TaskInput } from "./schemas";
 
 /** The same input always hashes the same, whatever the order of its properties. */
 const canonicalJson = (input: TaskInput) =>
-  JSON.stringify(Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1))));
+  JSON.stringify(
+    Object.fromEntries(
+      Object.entries(input)
+        .filter(([, v]) => v !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ),
+  );
 
 /** A task row as SQLite JSON, so the stored response is exactly what the first request returned. */
-const rowJson = sql.raw(`json_object('id', id, 'accountId', account_id, 'title', title, 'notes', notes, 'listId', list_id,
+const rowJson =
+  sql.raw(`json_object('id', id, 'accountId', account_id, 'title', title, 'notes', notes, 'listId', list_id,
   'due', due, 'reminder', reminder, 'repeat', repeat, 'important', important, 'completed', completed,
   'createdAt', created_at, 'updatedAt', updated_at, 'deletedAt', deleted_at)`);
 
@@ -30,7 +37,16 @@ const fromJson = (json: string): TaskRow => {
  */
 export async function createTaskOnce(
   caller: Caller,
-  values: { id: string; title: string; notes: string | null; listId: string | null; due: string | null; reminder: string | null; repeat: string | null; important: boolean },
+  values: {
+    id: string;
+    title: string;
+    notes: string | null;
+    listId: string | null;
+    due: string | null;
+    reminder: string | null;
+    repeat: string | null;
+    important: boolean;
+  },
   input: TaskInput,
   key: string,
 ): Promise<Outcome<{ task: Task; replayed: boolean }>> {
@@ -38,7 +54,9 @@ export async function createTaskOnce(
   if (!parsed.success) {
     // Credentials are judged before input: only a request that fails here pays a lookup of its own.
     await resolveCaller(caller);
-    throw new AppError("validation_failed", "Invalid idempotency key.", [{ path: "idempotencyKey", message: parsed.error.issues[0]!.message }]);
+    throw new AppError("validation_failed", "Invalid idempotency key.", [
+      { path: "idempotencyKey", message: parsed.error.issues[0]!.message },
+    ]);
   }
   const { db, account, run } = scopeOf(caller);
   const requestHash = await sha256Hex(canonicalJson(input));
@@ -55,13 +73,11 @@ export async function createTaskOnce(
             FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
       )
       .onConflictDoNothing(),
-    db
-      .insert(tasks)
-      .select(
-        sql`SELECT ${values.id}, owner.id, ${values.title}, ${values.notes}, ${values.listId}, ${values.due},
+    db.insert(tasks).select(
+      sql`SELECT ${values.id}, owner.id, ${values.title}, ${values.notes}, ${values.listId}, ${values.due},
                    ${values.reminder}, ${values.repeat}, ${values.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL, NULL
             FROM (SELECT ${account} AS id) owner WHERE EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours})`,
-      ),
+    ),
     db
       .update(idempotencyKeys)
       .set({ response: sql`(SELECT ${rowJson} FROM ${tasks} WHERE ${tasks.id} = ${values.id})` })
@@ -77,7 +93,12 @@ export async function createTaskOnce(
     );
   }
   if (!record.response) {
-    throw new AppError("idempotency_in_progress", "A request with this idempotency key is still being processed. Retry shortly.", undefined, 1);
+    throw new AppError(
+      "idempotency_in_progress",
+      "A request with this idempotency key is still being processed. Retry shortly.",
+      undefined,
+      1,
+    );
   }
   return { value: { task: toTask(fromJson(record.response)), replayed: record.claim !== claim }, auth };
 }

@@ -52,7 +52,12 @@ export function heldListing(key: string): HeldListing | undefined {
  * kept for next time when the account has a version. `held` must be the object the statement's
  * version came from, not a fresh look-up: a concurrent request may have replaced the entry since.
  */
-export function pageToServe(key: string, held: HeldListing | undefined, version: string | null, read: ListedPage): ListedPage {
+export function pageToServe(
+  key: string,
+  held: HeldListing | undefined,
+  version: string | null,
+  read: ListedPage,
+): ListedPage {
   if (held && held.version === version) {
     const current = entries.get(key);
     if (current === held) {

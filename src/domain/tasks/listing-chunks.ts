@@ -31,13 +31,19 @@ type Rows = Parameters<ReturnType<Db["select"]>["from"]>[0];
  */
 export function chunkQuery(db: Db, rows: Rows, where: SQL | undefined, order: SQL) {
   const tasks = db
-    .select({ json: sql<string>`${taskJsonSql}`.as("json"), position: sql<number>`row_number() OVER (ORDER BY ${order})`.as("position") })
+    .select({
+      json: sql<string>`${taskJsonSql}`.as("json"),
+      position: sql<number>`row_number() OVER (ORDER BY ${order})`.as("position"),
+    })
     .from(rows)
     .where(where)
     .as("listed");
   // Bytes before each task, divided by CHUNK_BYTES: the chunk it starts in.
   const chunk = sql<number>`(sum(octet_length(${tasks.json})) OVER (ORDER BY ${tasks.position}) - octet_length(${tasks.json})) / ${sql.raw(String(CHUNK_BYTES))}`;
-  const placed = db.select({ json: tasks.json, position: tasks.position, chunk: chunk.as("chunk") }).from(tasks).as("placed");
+  const placed = db
+    .select({ json: tasks.json, position: tasks.position, chunk: chunk.as("chunk") })
+    .from(tasks)
+    .as("placed");
   return db
     .select({ json: sql<string>`group_concat(${placed.json}, ',' ORDER BY ${placed.position})`.as("json") })
     .from(placed)

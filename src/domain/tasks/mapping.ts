@@ -4,7 +4,13 @@ import type { Task } from "./schemas";
 
 /** Row → API shape. Unset optional fields are omitted rather than sent as null. */
 export function toTask(row: TaskRow): Task {
-  const task: Task = { id: row.id, title: row.title, completed: row.completed, updatedAt: row.updatedAt, important: row.important };
+  const task: Task = {
+    id: row.id,
+    title: row.title,
+    completed: row.completed,
+    updatedAt: row.updatedAt,
+    important: row.important,
+  };
   if (row.listId) task.listId = row.listId;
   if (row.due) task.due = row.due;
   if (row.reminder) task.reminder = row.reminder;
@@ -14,7 +20,8 @@ export function toTask(row: TaskRow): Task {
 }
 
 /** `,"key":value` for a nullable text column, or nothing when it is NULL (as toTask omits it). */
-const optionalField = (key: string, column: string) => `iif(${column} IS NULL, '', ',"${key}":' || json_quote(${column}))`;
+const optionalField = (key: string, column: string) =>
+  `iif(${column} IS NULL, '', ',"${key}":' || json_quote(${column}))`;
 
 /**
  * The same API shape built by SQLite, for listings: one JSON text per task, so a list of

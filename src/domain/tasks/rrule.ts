@@ -46,8 +46,10 @@ function impossibility(value: string): string | null {
   const ordinal = /^[+-]?\d/;
   const days = parts.BYDAY?.split(",") ?? [];
   if (days.some((d) => ordinal.test(d))) {
-    if (parts.FREQ !== "MONTHLY" && parts.FREQ !== "YEARLY") return "allows numbered BYDAY (e.g. 2MO) only with FREQ=MONTHLY or YEARLY";
-    if (parts.FREQ === "MONTHLY" && days.some((d) => Math.abs(Number.parseInt(d, 10)) > 5)) return "has a numbered BYDAY beyond 5 in a month";
+    if (parts.FREQ !== "MONTHLY" && parts.FREQ !== "YEARLY")
+      return "allows numbered BYDAY (e.g. 2MO) only with FREQ=MONTHLY or YEARLY";
+    if (parts.FREQ === "MONTHLY" && days.some((d) => Math.abs(Number.parseInt(d, 10)) > 5))
+      return "has a numbered BYDAY beyond 5 in a month";
   }
   if (neverMatches(parseRule(value))) {
     return "never occurs: no date has its BYMONTH, BYMONTHDAY and BYDAY together";
@@ -56,7 +58,9 @@ function impossibility(value: string): string | null {
 }
 
 function isRealUntil(v: string): boolean {
-  const y = +v.slice(0, 4), m = +v.slice(4, 6), d = +v.slice(6, 8);
+  const y = +v.slice(0, 4),
+    m = +v.slice(4, 6),
+    d = +v.slice(6, 8);
   const date = new Date(Date.UTC(y, m - 1, d));
   return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d;
 }

@@ -50,7 +50,10 @@ export const Due = z
 export const Reminder = z.iso
   .datetime({ offset: true, error: "must be an RFC 3339 date-time with offset, e.g. 2026-12-24T08:00:00Z" })
   .refine(inSupportedYears, supportedYears)
-  .meta({ description: `When to remind: an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`, example: "2026-12-24T08:00:00Z" });
+  .meta({
+    description: `When to remind: an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`,
+    example: "2026-12-24T08:00:00Z",
+  });
 
 export const Repeat = z
   .string()
@@ -112,13 +115,19 @@ const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), sc
 export const TaskPatch = z
   .strictObject({
     title: Title.optional(),
-    listId: clearable(ListId).optional().meta({ description: "New list id, or \"\" to remove the task from its list.", example: "errands" }),
+    listId: clearable(ListId)
+      .optional()
+      .meta({ description: 'New list id, or "" to remove the task from its list.', example: "errands" }),
     completed: Completed.optional(),
     important: Important.optional(),
-    due: clearable(Due).optional().meta({ description: "New due value, or \"\" to clear it.", example: "2026-12-24" }),
+    due: clearable(Due).optional().meta({ description: 'New due value, or "" to clear it.', example: "2026-12-24" }),
     reminder: Reminder.nullable().optional().meta({ description: "New reminder, or null to clear it." }),
-    repeat: clearable(Repeat).optional().meta({ description: "New RRULE, or \"\" to stop repeating.", example: "FREQ=MONTHLY;BYMONTHDAY=1" }),
-    notes: clearable(Notes).optional().meta({ description: "New notes, or \"\" to clear them.", example: "Bring two photos." }),
+    repeat: clearable(Repeat)
+      .optional()
+      .meta({ description: 'New RRULE, or "" to stop repeating.', example: "FREQ=MONTHLY;BYMONTHDAY=1" }),
+    notes: clearable(Notes)
+      .optional()
+      .meta({ description: 'New notes, or "" to clear them.', example: "Bring two photos." }),
   })
   .meta({
     id: "TaskPatch",

@@ -1,4 +1,18 @@
-import { and, asc, eq, getTableColumns, gt, gte, inArray, isNotNull, isNull, or, type Placeholder, sql, type SQL } from "drizzle-orm";
+import {
+  and,
+  asc,
+  eq,
+  getTableColumns,
+  gt,
+  gte,
+  inArray,
+  isNotNull,
+  isNull,
+  or,
+  type Placeholder,
+  sql,
+  type SQL,
+} from "drizzle-orm";
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
@@ -23,13 +37,17 @@ const bumpedUpdatedAt = sql`max(${nowSql}, strftime('%Y-%m-%dT%H:%M:%fZ', ${task
 
 const notFound = () => new AppError("task_not_found", "No task with this id in your account.");
 const stale = () =>
-  new AppError("precondition_failed", "The task changed since you read it (If-Match does not match its ETag). Get it again, then retry.");
+  new AppError(
+    "precondition_failed",
+    "The task changed since you read it (If-Match does not match its ETag). Get it again, then retry.",
+  );
 
 /**
  * A live task of one account: the one place isolation is enforced. `account` is the actor's id,
  * or the subquery that yields a key's account (see caller.ts).
  */
-const ownLiveTaskIn = (account: string | SQL, id: string) => and(eq(tasks.id, id), eq(tasks.accountId, account), isNull(tasks.deletedAt));
+const ownLiveTaskIn = (account: string | SQL, id: string) =>
+  and(eq(tasks.id, id), eq(tasks.accountId, account), isNull(tasks.deletedAt));
 const ownLiveTask = (ctx: ServiceContext, id: string) => ownLiveTaskIn(ctx.actor.accountId, id);
 
 /**
@@ -37,11 +55,17 @@ const ownLiveTask = (ctx: ServiceContext, id: string) => ownLiveTaskIn(ctx.actor
  * carries it runs with `verdictIn: "rows"`, so the key costs no statement of its own.
  */
 const taskColumnsWith = (verdict: SQL | undefined) =>
-  verdict ? { ...getTableColumns(tasks), verdict: sql<string | null>`${verdict}`.as("verdict") } : getTableColumns(tasks);
+  verdict
+    ? { ...getTableColumns(tasks), verdict: sql<string | null>`${verdict}`.as("verdict") }
+    : getTableColumns(tasks);
 
 /** The If-Match condition as SQL, evaluated inside the write so check and write are one step. */
 const versionCondition = (versions: Versions | undefined) =>
-  versions === undefined || versions === "*" ? undefined : versions.length ? inArray(tasks.updatedAt, versions) : sql`0`;
+  versions === undefined || versions === "*"
+    ? undefined
+    : versions.length
+      ? inArray(tasks.updatedAt, versions)
+      : sql`0`;
 
 /** Options of the writing verbs. Surfaces without preconditions (MCP) leave them out. */
 export interface WriteOptions {
@@ -154,7 +178,13 @@ function pageQuery(db: Db, where: SQL | undefined, shape: ListingShape, v: Listi
  * the tombstones: one round trip, one snapshot. Pages (`limit` or `cursor`) walk by id, a whole list
  * is ordered by (updatedAt, id).
  */
-function listingStatements(db: Db, account: string | SQL, shape: ListingShape, v: ListingValues, verdict: Verdict = {}) {
+function listingStatements(
+  db: Db,
+  account: string | SQL,
+  shape: ListingShape,
+  v: ListingValues,
+  verdict: Verdict = {},
+) {
   const filters: (SQL | undefined)[] = [eq(tasks.accountId, account), isNull(tasks.deletedAt)];
   if (shape.since) filters.push(gte(tasks.updatedAt, v.since as string));
   if (shape.completed) filters.push(eq(tasks.completed, v.completed as boolean));
@@ -190,7 +220,9 @@ const compileListing = (shape: ListingShape) =>
     // holds (knownVersion); the chunks and the tombstones of a `since` sync by the account itself.
     compiled<ListingValues & { keyHash: string }>((db, p) =>
       index === 0
-        ? listingStatements(db, keyAccountChangedSql(p.keyHash, p.knownVersion), shape, p, { verdict: keyVerdictSql(p.keyHash).as("verdict") })[0]!
+        ? listingStatements(db, keyAccountChangedSql(p.keyHash, p.knownVersion), shape, p, {
+            verdict: keyVerdictSql(p.keyHash).as("verdict"),
+          })[0]!
         : listingStatements(db, keyAccountSql(p.keyHash), shape, p)[index]!,
     ),
   );
@@ -253,24 +285,34 @@ function planListing(caller: Caller, scope: Scope, query: ListTasksQuery, chunke
   // For an API key, a page this isolate already read is served again while D1 reports the account's
   // tasks unchanged (listing-cache.ts). Not for `since` syncs: their tombstones are a second statement.
   // Nor chunked listings: they are far above what the cache holds.
-  const cacheKey = "keyHash" in caller && !since && !chunked ? `${caller.keyHash} ${JSON.stringify([shape, values])}` : undefined;
+  const cacheKey =
+    "keyHash" in caller && !since && !chunked ? `${caller.keyHash} ${JSON.stringify([shape, values])}` : undefined;
   const held = cacheKey ? heldListing(cacheKey) : undefined;
   values.knownVersion = held?.version ?? "";
   return {
     problem,
-    statements: "keyHash" in caller ? keyListingStatements(caller, shape, values) : listingStatements(scope.db, scope.account, shape, values),
+    statements:
+      "keyHash" in caller
+        ? keyListingStatements(caller, shape, values)
+        : listingStatements(scope.db, scope.account, shape, values),
     finish(results) {
       const [[row], ...rest] = results as [(ListedPage & { now: string; verdict?: string | null })[], ...unknown[][]];
       const chunks = chunked ? (rest.shift() as { json: string }[]) : undefined;
       const deleted = rest[0] as { id: string; deletedAt: string | null }[] | undefined;
-      const read: ListedPage = { json: chunks ? joinChunks(chunks) : row!.json, count: row!.count, fetched: row!.fetched, lastId: row!.lastId };
+      const read: ListedPage = {
+        json: chunks ? joinChunks(chunks) : row!.json,
+        count: row!.count,
+        fetched: row!.fetched,
+        lastId: row!.lastId,
+      };
       // Reached only for an allowed key (scope.run judged the verdict), so the verdict is there.
       const version = cacheKey ? (keyVerdictRows(row!.verdict ?? null)[0]?.tasksVersion ?? null) : null;
       const listed = cacheKey ? pageToServe(cacheKey, held, version, read) : read;
       const serverTime = cursor?.serverTime ?? row!.now;
       const result: TaskPage = { tasksJson: listed.json, count: listed.count, serverTime };
       if (since) result.deleted = (deleted ?? []).map((d) => ({ id: d.id, deletedAt: d.deletedAt! }));
-      if (listed.fetched > listed.count && listed.lastId) result.nextCursor = encodeCursor({ id: listed.lastId, serverTime });
+      if (listed.fetched > listed.count && listed.lastId)
+        result.nextCursor = encodeCursor({ id: listed.lastId, serverTime });
       return result;
     },
   };
@@ -291,7 +333,12 @@ export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promis
   }
 }
 
-async function runListing(caller: Caller, scope: Scope, query: ListTasksQuery, chunked: boolean): Promise<Outcome<TaskPage>> {
+async function runListing(
+  caller: Caller,
+  scope: Scope,
+  query: ListTasksQuery,
+  chunked: boolean,
+): Promise<Outcome<TaskPage>> {
   const plan = planListing(caller, scope, query, chunked);
   // The page's one row carries the key's verdict: authentication adds no statement.
   const { auth, results } = await scope.run(plan.statements, { verdictIn: "row" });
@@ -315,7 +362,6 @@ export async function getTaskAs(caller: Caller, id: string): Promise<Outcome<Tas
 function readStatement({ db, account, verdict }: Scope, id: string) {
   return db.select(taskColumnsWith(verdict)).from(tasks).where(ownLiveTaskIn(account, id));
 }
-
 
 async function readTask(ctx: ServiceContext, id: string): Promise<TaskRow> {
   const [row] = await ctx.db.select().from(tasks).where(ownLiveTask(ctx, id));
@@ -350,11 +396,15 @@ export async function createTaskAs(
   input: TaskInput,
   options: CreateOptions = {},
 ): Promise<Outcome<{ task: Task; replayed: boolean }>> {
-  if (options.idempotencyKey !== undefined) return createTaskOnce(caller, taskFields(input), input, options.idempotencyKey);
+  if (options.idempotencyKey !== undefined)
+    return createTaskOnce(caller, taskFields(input), input, options.idempotencyKey);
   const v = { ...taskFields(input), important: input.important ? 1 : 0 };
   // For a key, the compiled statement; the lookup and the insert share one round trip.
   const scope = scopeOf(caller);
-  const insert = "keyHash" in caller ? insertTaskForKey.with(caller.db, { ...v, keyHash: caller.keyHash }) : insertTaskFor(scope.db, scope.account, v, undefined);
+  const insert =
+    "keyHash" in caller
+      ? insertTaskForKey.with(caller.db, { ...v, keyHash: caller.keyHash })
+      : insertTaskFor(scope.db, scope.account, v, undefined);
   // The inserted row carries the verdict; nothing inserted means a refused key (see Scope.run).
   const { auth, results } = await scope.run([insert], { verdictIn: "rows" });
   const [row] = results[0] as TaskRow[];
@@ -374,7 +424,9 @@ const insertTaskFor = (db: Db, account: string | SQL, v: { [K in keyof NewTask]:
           FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
     )
     .returning(taskColumnsWith(verdict));
-const insertTaskForKey = compiled<NewTask & { keyHash: string }>((db, p) => insertTaskFor(db, keyAccountSql(p.keyHash), p, keyVerdictSql(p.keyHash)));
+const insertTaskForKey = compiled<NewTask & { keyHash: string }>((db, p) =>
+  insertTaskFor(db, keyAccountSql(p.keyHash), p, keyVerdictSql(p.keyHash)),
+);
 
 /** Maps a patch to column updates: "" clears a text field, null clears the reminder. */
 function patchColumns(patch: TaskPatch): Partial<TaskRow> {
@@ -400,7 +452,12 @@ export interface TaskChange {
  * Applies a patch. `completed: true` on an open repeating task also creates the next occurrence
  * (see completeRow). With `ifMatch`, a stale ETag is 412 and nothing changes.
  */
-export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch, options: WriteOptions = {}): Promise<Outcome<TaskChange>> {
+export async function updateTaskAs(
+  caller: Caller,
+  id: string,
+  patch: TaskPatch,
+  options: WriteOptions = {},
+): Promise<Outcome<TaskChange>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   const set = patchColumns(patch);
   // Completion may create the next occurrence in the actor's time zone (see completeAs).
@@ -429,14 +486,27 @@ export async function updateTaskAs(caller: Caller, id: string, patch: TaskPatch,
  * The update, and only when a version condition guards it, the task's existence to tell 412 from
  * 404 when nothing was updated. Unguarded (no If-Match, or `*`), nothing updated means no such task.
  */
-const updateStatements = (db: Db, account: string | SQL, id: unknown, set: Record<string, unknown>, condition: SQL | undefined, verdict: SQL | undefined) => {
+const updateStatements = (
+  db: Db,
+  account: string | SQL,
+  id: unknown,
+  set: Record<string, unknown>,
+  condition: SQL | undefined,
+  verdict: SQL | undefined,
+) => {
   const update = db
     .update(tasks)
     .set({ ...set, updatedAt: bumpedUpdatedAt })
     .where(and(ownLiveTaskIn(account, id as string), condition))
     .returning(taskColumnsWith(verdict));
   if (!condition) return [update];
-  return [update, db.select({ id: tasks.id }).from(tasks).where(ownLiveTaskIn(account, id as string))];
+  return [
+    update,
+    db
+      .select({ id: tasks.id })
+      .from(tasks)
+      .where(ownLiveTaskIn(account, id as string)),
+  ];
 };
 
 // Per shape (the patched columns, with or without one If-Match version): compiled once for API keys.
@@ -456,7 +526,9 @@ function keyUpdateStatements(caller: KeyCaller, id: string, set: Partial<TaskRow
         guarded ? inArray(tasks.updatedAt, [p.version!]) : undefined,
         keyVerdictSql(p.keyHash!),
       );
-    statements = [0, 1].slice(0, guarded ? 2 : 1).map((index) => compiled((db, p) => build(db, p as Record<string, Placeholder>)[index]!));
+    statements = [0, 1]
+      .slice(0, guarded ? 2 : 1)
+      .map((index) => compiled((db, p) => build(db, p as Record<string, Placeholder>)[index]!));
     compiledUpdates.set(shape, statements);
   }
   // Placeholders skip Drizzle's encoders: booleans go in as SQLite integers.
@@ -474,7 +546,11 @@ export async function completeTask(ctx: ServiceContext, id: string, options: Wri
 }
 
 /** completeTask for any caller (see completeAs). */
-export async function completeTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<TaskChange>> {
+export async function completeTaskAs(
+  caller: Caller,
+  id: string,
+  options: WriteOptions = {},
+): Promise<Outcome<TaskChange>> {
   const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
   return completeAs(caller, id, { completed: true }, versions, false);
 }
@@ -508,7 +584,14 @@ async function completeAs(
           ? or(eq(tasks.completed, true), isNull(tasks.repeat))
           : and(eq(tasks.completed, false), isNull(tasks.repeat));
   const statements = noNextOccurrence
-    ? [db.update(tasks).set({ ...set, updatedAt: bumpedUpdatedAt }).where(and(own, noNextOccurrence, versionCondition(versions))).returning(), read]
+    ? [
+        db
+          .update(tasks)
+          .set({ ...set, updatedAt: bumpedUpdatedAt })
+          .where(and(own, noNextOccurrence, versionCondition(versions)))
+          .returning(),
+        read,
+      ]
     : [read];
   const { actor, auth, results } = await scope.run(statements);
   const [updated] = (noNextOccurrence ? results[0] : []) as TaskRow[];
@@ -552,12 +635,19 @@ async function completeRow(
     if (row.completed && !rewriteCompleted) return retriedCompletion(ctx, row);
     const merged = { ...row, ...set };
     const repeating = !row.completed && merged.repeat;
-    const upcoming = repeating ? nextOccurrence({ ...merged, repeat: repeating }, ctx.actor.timeZone, new Date()) : null;
+    const upcoming = repeating
+      ? nextOccurrence({ ...merged, repeat: repeating }, ctx.actor.timeZone, new Date())
+      : null;
     const guard = and(ownLiveTask(ctx, id), eq(tasks.updatedAt, row.updatedAt));
     const nextId = newId();
     const update = db
       .update(tasks)
-      .set({ ...set, ...(repeating ? { repeat: null } : {}), ...(upcoming ? { nextId } : {}), updatedAt: bumpedUpdatedAt })
+      .set({
+        ...set,
+        ...(repeating ? { repeat: null } : {}),
+        ...(upcoming ? { nextId } : {}),
+        updatedAt: bumpedUpdatedAt,
+      })
       .where(guard)
       .returning();
     if (!upcoming) {

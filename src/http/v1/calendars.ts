@@ -25,16 +25,22 @@ const ListQuery = z.object({
 });
 
 const IdParam = z.object({
-  id: z.string().max(100).openapi({
-    param: { name: "id", in: "path" },
-    description: "Pack id from the manifest, such as `de`, `de-by` or `us-ca`. Case-insensitive.",
-    example: "de-by",
-  }),
+  id: z
+    .string()
+    .max(100)
+    .openapi({
+      param: { name: "id", in: "path" },
+      description: "Pack id from the manifest, such as `de`, `de-by` or `us-ca`. Case-insensitive.",
+      example: "de-by",
+    }),
 });
 
 const notModified = { description: "Not modified: the `If-None-Match` ETag is current." };
 const cacheHeaders = {
-  ETag: { description: "Strong validator of the body; send it back as `If-None-Match`.", schema: { type: "string" as const } },
+  ETag: {
+    description: "Strong validator of the body; send it back as `If-None-Match`.",
+    schema: { type: "string" as const },
+  },
   "Cache-Control": { description: "Shared caching allowed.", schema: { type: "string" as const } },
 };
 
@@ -49,7 +55,11 @@ export const listCalendarPacksRoute = createRoute({
   security: [],
   request: { query: ListQuery },
   responses: {
-    200: { description: "The catalogue.", headers: cacheHeaders, content: { "application/json": { schema: CalendarManifest } } },
+    200: {
+      description: "The catalogue.",
+      headers: cacheHeaders,
+      content: { "application/json": { schema: CalendarManifest } },
+    },
     304: notModified,
     ...errorResponses("validation_failed", "unavailable"),
   },
@@ -142,7 +152,10 @@ export function registerCalendarRoutes(app: OpenAPIHono<AppEnv>) {
 
   app.openapi(listCalendarPacksRoute, async (c) => {
     const { country, q } = c.req.valid("query");
-    const [data, { meta }] = await Promise.all([listPacks(c.env.ASSETS, { country, query: q }), getManifest(c.env.ASSETS)]);
+    const [data, { meta }] = await Promise.all([
+      listPacks(c.env.ASSETS, { country, query: q }),
+      getManifest(c.env.ASSETS),
+    ]);
     return cacheable(c, JSON.stringify({ data, meta: { ...meta, count: data.length } }), JSON_TYPE);
   });
 

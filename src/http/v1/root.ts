@@ -9,21 +9,43 @@ export const API_VERSION = "1.0.0";
 const ApiRoot = z
   .object({
     name: z.string().meta({ description: "Name of the API.", example: "Todo & Calendars API" }),
-    version: z.string().meta({ description: "Version of this API description (semver); `/api/v1` stays compatible within 1.x.", example: API_VERSION }),
+    version: z.string().meta({
+      description: "Version of this API description (semver); `/api/v1` stays compatible within 1.x.",
+      example: API_VERSION,
+    }),
     description: z.string().meta({
       description: "What the API offers.",
       example: "Personal tasks (Max membership) and public holiday calendar packs, over REST and MCP.",
     }),
     links: z
       .object({
-        openapi: z.string().meta({ description: "OpenAPI 3.1 document.", example: "https://todo.example.com/api/v1/openapi.json" }),
-        docs: z.string().meta({ description: "Human-readable API reference.", example: "https://todo.example.com/api/v1/docs" }),
-        mcp: z.string().meta({ description: "Remote MCP endpoint (Streamable HTTP).", example: "https://todo.example.com/mcp" }),
-        skill: z.string().meta({ description: "Agent skill file (SKILL.md).", example: "https://todo.example.com/SKILL.md" }),
-        llms: z.string().meta({ description: "llms.txt index for language models.", example: "https://todo.example.com/llms.txt" }),
-        tasks: z.string().meta({ description: "The task collection (API key and Max).", example: "https://todo.example.com/api/v1/tasks" }),
-        calendars: z.string().meta({ description: "The public calendar catalogue.", example: "https://todo.example.com/api/v1/calendars" }),
-        account: z.string().meta({ description: "Account page where API keys are created (AI connection).", example: "https://todo.example.com/" }),
+        openapi: z
+          .string()
+          .meta({ description: "OpenAPI 3.1 document.", example: "https://todo.example.com/api/v1/openapi.json" }),
+        docs: z
+          .string()
+          .meta({ description: "Human-readable API reference.", example: "https://todo.example.com/api/v1/docs" }),
+        mcp: z
+          .string()
+          .meta({ description: "Remote MCP endpoint (Streamable HTTP).", example: "https://todo.example.com/mcp" }),
+        skill: z
+          .string()
+          .meta({ description: "Agent skill file (SKILL.md).", example: "https://todo.example.com/SKILL.md" }),
+        llms: z
+          .string()
+          .meta({ description: "llms.txt index for language models.", example: "https://todo.example.com/llms.txt" }),
+        tasks: z.string().meta({
+          description: "The task collection (API key and Max).",
+          example: "https://todo.example.com/api/v1/tasks",
+        }),
+        calendars: z.string().meta({
+          description: "The public calendar catalogue.",
+          example: "https://todo.example.com/api/v1/calendars",
+        }),
+        account: z.string().meta({
+          description: "Account page where API keys are created (AI connection).",
+          example: "https://todo.example.com/",
+        }),
       })
       .meta({ description: "Absolute URLs of the service's entry points." }),
     contact: z.string().meta({ description: "Support contact address.", example: "support@todo.example.com" }),

@@ -3,7 +3,16 @@ import * as z from "zod";
 import type { Context, TypedResponse } from "hono";
 import { etagOf } from "../../domain/tasks/etag";
 import { createTaskAs, deleteTaskAs, getTaskAs, listTasksAs, updateTaskAs } from "../../domain/tasks/service";
-import { IdempotencyKey, Since, Task, TaskId, TaskInput, TaskPatch, Tombstone, ListId } from "../../domain/tasks/schemas";
+import {
+  IdempotencyKey,
+  Since,
+  Task,
+  TaskId,
+  TaskInput,
+  TaskPatch,
+  Tombstone,
+  ListId,
+} from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../env";
 import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
 import { errorResponses } from "../problem";
@@ -15,18 +24,20 @@ const authErrors = ["unauthorized", "max_required"] as const;
 const TaskCollection = z
   .object({
     data: z.array(Task).meta({ description: "The tasks of this page (all matching tasks without `limit`)." }),
-    meta: z.object({
-      count: z.number().int().meta({ description: "Number of tasks in `data`.", example: 1 }),
-      serverTime: z.string().meta({
-        description: "The database clock when the list was read. Pass it as `since` on the next sync.",
-        example: "2026-11-22T10:15:30.123Z",
-      }),
-      deleted: z.array(Tombstone).optional().meta({ description: "With `since`: tasks deleted at or after it." }),
-      nextCursor: z.string().optional().meta({
-        description: "With `limit`: pass as `cursor` for the next page; absent on the last page.",
-        example: "WyJ2MiIsIjAxOTM3YzRlLThhMmItN2MzZC05ZTRmLTVhNmI3YzhkOWUwZiIsIjIwMjYtMTEtMjJUMTA6MTU6MzAuMTIzWiJd",
-      }),
-    }).meta({ description: "About the list: size, server clock, paging and deletions." }),
+    meta: z
+      .object({
+        count: z.number().int().meta({ description: "Number of tasks in `data`.", example: 1 }),
+        serverTime: z.string().meta({
+          description: "The database clock when the list was read. Pass it as `since` on the next sync.",
+          example: "2026-11-22T10:15:30.123Z",
+        }),
+        deleted: z.array(Tombstone).optional().meta({ description: "With `since`: tasks deleted at or after it." }),
+        nextCursor: z.string().optional().meta({
+          description: "With `limit`: pass as `cursor` for the next page; absent on the last page.",
+          example: "WyJ2MiIsIjAxOTM3YzRlLThhMmItN2MzZC05ZTRmLTVhNmI3YzhkOWUwZiIsIjIwMjYtMTEtMjJUMTA6MTU6MzAuMTIzWiJd",
+        }),
+      })
+      .meta({ description: "About the list: size, server clock, paging and deletions." }),
   })
   .openapi("TaskCollection", { description: "A list of tasks with its metadata." });
 
@@ -38,35 +49,38 @@ const ListQuery = z.object({
     .optional()
     .openapi({ description: "Only completed (`true`) or open (`false`) tasks.", example: "false" }),
   listId: ListId.optional().openapi({ description: "Only tasks of this list." }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(500)
-    .optional()
-    .openapi({
-      description: "Page size, 1 to 500. Without it, every matching task is returned in one response. With it, pages are in creation order.",
-      example: 100,
-    }),
-  cursor: z.string().max(1000).optional().openapi({ description: "`meta.nextCursor` of the previous page, unchanged.", example: "WyJ2MiIsIjAxOTM3YzRlLThhMmItN2MzZC05ZTRmLTVhNmI3YzhkOWUwZiIsIjIwMjYtMTEtMjJUMTA6MTU6MzAuMTIzWiJd" }),
+  limit: z.coerce.number().int().min(1).max(500).optional().openapi({
+    description:
+      "Page size, 1 to 500. Without it, every matching task is returned in one response. With it, pages are in creation order.",
+    example: 100,
+  }),
+  cursor: z.string().max(1000).optional().openapi({
+    description: "`meta.nextCursor` of the previous page, unchanged.",
+    example: "WyJ2MiIsIjAxOTM3YzRlLThhMmItN2MzZC05ZTRmLTVhNmI3YzhkOWUwZiIsIjIwMjYtMTEtMjJUMTA6MTU6MzAuMTIzWiJd",
+  }),
 });
 
 const IdParam = z.object({ id: TaskId.openapi({ param: { name: "id", in: "path" } }) });
 
 const ETag = {
   ETag: {
-    description: "Strong entity tag of the task's current version. Send it back in `If-Match` to update or delete only that version.",
+    description:
+      "Strong entity tag of the task's current version. Send it back in `If-Match` to update or delete only that version.",
     schema: { type: "string" as const, example: '"1x2y3z-mfq0k2a3"' },
   },
 };
 
 const IfMatchHeader = z.object({
-  "if-match": z.string().max(2000).optional().openapi({
-    param: { name: "if-match", in: "header" },
-    description:
-      "The `ETag` from your last read. If the task changed since, the answer is 412 `precondition_failed` and nothing changes. Without it, the last write wins.",
-    example: '"1x2y3z-mfq0k2a3"',
-  }),
+  "if-match": z
+    .string()
+    .max(2000)
+    .optional()
+    .openapi({
+      param: { name: "if-match", in: "header" },
+      description:
+        "The `ETag` from your last read. If the task changed since, the answer is 412 `precondition_failed` and nothing changes. Without it, the last write wins.",
+      example: '"1x2y3z-mfq0k2a3"',
+    }),
 });
 
 const IdempotencyHeader = z.object({
@@ -106,18 +120,30 @@ export const createTaskRoute = createRoute({
     "Creates a task. Answers 201 with the task, its URL in `Location` and its `ETag`. To retry safely, send an `Idempotency-Key`: the same key with the same body within 24 hours answers with the original 201 response (same task, same body, plus `Idempotent-Replayed: true`) and creates nothing; the same key with a different body is 422 `idempotency_key_reused`. Keys are per account.",
   tags: ["Tasks"],
   security,
-  request: { headers: IdempotencyHeader, body: { required: true, content: { "application/json": { schema: TaskInput } } } },
+  request: {
+    headers: IdempotencyHeader,
+    body: { required: true, content: { "application/json": { schema: TaskInput } } },
+  },
   responses: {
     201: {
       description: "The created task, or the replay of the first response to this `Idempotency-Key`.",
       headers: {
         Location: { description: "URL of the task.", schema: { type: "string" } },
         ...ETag,
-        "Idempotent-Replayed": { description: "`true` when this is a replay of an earlier request with the same `Idempotency-Key`.", schema: { type: "string", enum: ["true"] } },
+        "Idempotent-Replayed": {
+          description: "`true` when this is a replay of an earlier request with the same `Idempotency-Key`.",
+          schema: { type: "string", enum: ["true"] },
+        },
       },
       content: { "application/json": { schema: Task } },
     },
-    ...errorResponses("validation_failed", ...authErrors, "payload_too_large", "idempotency_key_reused", "idempotency_in_progress"),
+    ...errorResponses(
+      "validation_failed",
+      ...authErrors,
+      "payload_too_large",
+      "idempotency_key_reused",
+      "idempotency_in_progress",
+    ),
   },
 });
 
@@ -144,7 +170,7 @@ export const updateTaskRoute = createRoute({
   description: [
     "Changes the fields sent. `completed: true` completes the task. `reminder: null` clears the reminder; an empty string clears `due`, `repeat`, `notes` or `listId`. `{}` returns the task unchanged.",
     "",
-    "**Repeating tasks.** Completing an open task that has `repeat` also, in the same atomic step, clears its `repeat` (so reopening it cannot spawn twice) and creates the next occurrence: a new task with the same title, notes, listId, important and repeat, `due` advanced by the rule from the previous `due` (or from the completion day when there was none), `reminder` at the same distance before `due`. Times are computed in the account's time zone (`PATCH /account`), so 09:00 stays 09:00 local across daylight-saving changes. The completed occurrence counts as one instance of the rule, so `COUNT=n` continues as `COUNT=n-1`; when COUNT or UNTIL is exhausted no next occurrence is created. The response body is the completed task; the next occurrence is linked in `Link: </api/v1/tasks/{nextId}>; rel=\"next-occurrence\"`.",
+    '**Repeating tasks.** Completing an open task that has `repeat` also, in the same atomic step, clears its `repeat` (so reopening it cannot spawn twice) and creates the next occurrence: a new task with the same title, notes, listId, important and repeat, `due` advanced by the rule from the previous `due` (or from the completion day when there was none), `reminder` at the same distance before `due`. Times are computed in the account\'s time zone (`PATCH /account`), so 09:00 stays 09:00 local across daylight-saving changes. The completed occurrence counts as one instance of the rule, so `COUNT=n` continues as `COUNT=n-1`; when COUNT or UNTIL is exhausted no next occurrence is created. The response body is the completed task; the next occurrence is linked in `Link: </api/v1/tasks/{nextId}>; rel="next-occurrence"`.',
     "",
     "**Concurrency.** Send `If-Match` with the `ETag` you read to change only that version: a stale tag is 412 `precondition_failed` and nothing changes.",
   ].join("\n"),
@@ -161,7 +187,8 @@ export const updateTaskRoute = createRoute({
       headers: {
         ...ETag,
         Link: {
-          description: 'Present when completing a repeating task created its next occurrence: `</api/v1/tasks/{nextId}>; rel="next-occurrence"`.',
+          description:
+            'Present when completing a repeating task created its next occurrence: `</api/v1/tasks/{nextId}>; rel="next-occurrence"`.',
           schema: { type: "string" },
         },
       },
@@ -196,11 +223,20 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     listTasksRoute,
     async (c) => {
       const page = await asKeyCaller(c, (caller) => listTasksAs(caller, c.req.valid("query")));
-      const meta = { count: page.count, serverTime: page.serverTime, deleted: page.deleted, nextCursor: page.nextCursor };
+      const meta = {
+        count: page.count,
+        serverTime: page.serverTime,
+        deleted: page.deleted,
+        nextCursor: page.nextCursor,
+      };
       // The tasks arrive as one JSON text from D1 and are sent as they are.
       const body = `{"data":${page.tasksJson},"meta":${JSON.stringify(meta)}}`;
       // Typed as the route's JSON response: the text is that JSON, serialised by D1 instead of c.json.
-      return c.body(body, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<z.infer<typeof TaskCollection>, 200, "json">;
+      return c.body(body, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<
+        z.infer<typeof TaskCollection>,
+        200,
+        "json"
+      >;
     },
     authenticateBeforeRejecting,
   );
@@ -209,7 +245,9 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     createTaskRoute,
     async (c) => {
       const idempotencyKey = c.req.valid("header")["idempotency-key"];
-      const { task, replayed } = await asKeyCaller(c, (caller) => createTaskAs(caller, c.req.valid("json"), { idempotencyKey }));
+      const { task, replayed } = await asKeyCaller(c, (caller) =>
+        createTaskAs(caller, c.req.valid("json"), { idempotencyKey }),
+      );
       c.header("Location", absoluteUrl(c.env, c.req.url, taskPath(c, task.id)));
       c.header("ETag", etagOf(task));
       if (replayed) c.header("Idempotent-Replayed", "true");
@@ -232,7 +270,9 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     updateTaskRoute,
     async (c) => {
       const ifMatch = c.req.valid("header")["if-match"];
-      const { task, next } = await asKeyCaller(c, (caller) => updateTaskAs(caller, c.req.valid("param").id, c.req.valid("json"), { ifMatch }));
+      const { task, next } = await asKeyCaller(c, (caller) =>
+        updateTaskAs(caller, c.req.valid("param").id, c.req.valid("json"), { ifMatch }),
+      );
       c.header("ETag", etagOf(task));
       if (next) c.header("Link", `<${taskPath(c, next.id)}>; rel="next-occurrence"`);
       return c.json(task, 200);

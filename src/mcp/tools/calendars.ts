@@ -13,7 +13,9 @@ const Cursor = z.string().max(20).meta({ description: "`nextCursor` of the previ
 const offsetOf = (cursor: string | undefined) => {
   const offset = cursor === undefined ? 0 : Number(cursor);
   if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new AppError("validation_failed", "Invalid arguments.", [{ path: "cursor", message: "must be a `nextCursor` from list_calendar_packs" }]);
+    throw new AppError("validation_failed", "Invalid arguments.", [
+      { path: "cursor", message: "must be a `nextCursor` from list_calendar_packs" },
+    ]);
   }
   return offset;
 };
@@ -22,7 +24,7 @@ export const listCalendarPacksTool = defineTool({
   name: "list_calendar_packs",
   title: "List public holiday calendars",
   description:
-    'Finds public holiday calendars of countries and regions. `query` takes English or local names and codes (`Bavaria`, `Bayern`, `USA`). `url` is the pack as JSON, `icsUrl` a feed to subscribe to; pass `id` to list_holidays.',
+    "Finds public holiday calendars of countries and regions. `query` takes English or local names and codes (`Bavaria`, `Bayern`, `USA`). `url` is the pack as JSON, `icsUrl` a feed to subscribe to; pass `id` to list_holidays.",
   input: z.strictObject({
     country: PackFilter.shape.country.meta({ description: "ISO 3166-1 alpha-2 code." }),
     query: PackFilter.shape.query.meta({ description: "Place name or code." }),
@@ -31,7 +33,15 @@ export const listCalendarPacksTool = defineTool({
   }),
   output: z.object({
     packs: z.array(
-      z.object({ id: z.string(), name: z.string(), country: z.string(), region: z.string().optional(), years: Years, url: z.string(), icsUrl: z.string() }),
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        country: z.string(),
+        region: z.string().optional(),
+        years: Years,
+        url: z.string(),
+        icsUrl: z.string(),
+      }),
     ),
     count: z.number().int(),
     total: z.number().int(),
@@ -90,7 +100,15 @@ export const listHolidaysTool = defineTool({
     pack: z.object({ id: z.string(), name: z.string(), years: Years }),
     from: z.string(),
     to: z.string(),
-    events: z.array(z.object({ date: z.string(), endDate: z.string().optional(), name: z.string(), localName: z.string().optional(), type: z.string() })),
+    events: z.array(
+      z.object({
+        date: z.string(),
+        endDate: z.string().optional(),
+        name: z.string(),
+        localName: z.string().optional(),
+        type: z.string(),
+      }),
+    ),
     count: z.number().int(),
     attribution: z.string(),
     note: z.string().optional(),

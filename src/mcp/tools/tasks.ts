@@ -1,6 +1,24 @@
 import * as z from "zod";
-import { Completed, IdempotencyKey, ListId, Since, Task, TaskId, TaskInput, TaskPatch, Timestamp, Tombstone } from "../../domain/tasks/schemas";
-import { completeTaskAs, createTaskAs, deleteTaskAs, listTasksAs, parseTasks, updateTaskAs } from "../../domain/tasks/service";
+import {
+  Completed,
+  IdempotencyKey,
+  ListId,
+  Since,
+  Task,
+  TaskId,
+  TaskInput,
+  TaskPatch,
+  Timestamp,
+  Tombstone,
+} from "../../domain/tasks/schemas";
+import {
+  completeTaskAs,
+  createTaskAs,
+  deleteTaskAs,
+  listTasksAs,
+  parseTasks,
+  updateTaskAs,
+} from "../../domain/tasks/service";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
 import { defineTool } from "./descriptor";
 
@@ -19,7 +37,7 @@ export const listTasksTool = defineTool({
   name: "list_tasks",
   title: "List tasks",
   description:
-    'Lists the user\'s tasks (creation order) with the account\'s `timeZone` and `today`: resolve relative dates like "tomorrow" with them. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.',
+    "Lists the user's tasks (creation order) with the account's `timeZone` and `today`: resolve relative dates like \"tomorrow\" with them. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.",
   input: z.strictObject({
     completed: Completed.optional().meta({ description: "true: only done tasks; false: only open ones." }),
     listId: ListId.optional().meta({ description: "Only this list's tasks." }),
@@ -57,7 +75,9 @@ export const createTaskTool = defineTool({
   title: "Create a task",
   description:
     "Creates a task and returns it. To retry safely, send a `clientRequestId` (a new UUID per task) and reuse it on the retry: within 24 h the first task comes back, with `replayed: true`.",
-  input: TaskInput.extend({ clientRequestId: IdempotencyKey.optional().meta({ description: "Makes retries safe (see above)." }) }),
+  input: TaskInput.extend({
+    clientRequestId: IdempotencyKey.optional().meta({ description: "Makes retries safe (see above)." }),
+  }),
   output: z.object({ task: Task, replayed: z.literal(true).optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
@@ -96,8 +116,7 @@ export const completeTaskTool = defineTool({
 export const deleteTaskTool = defineTool({
   name: "delete_task",
   title: "Delete a task",
-  description:
-    "Deletes a task for good; sync shows it in `deleted`. Confirm with the user first.",
+  description: "Deletes a task for good; sync shows it in `deleted`. Confirm with the user first.",
   input: z.strictObject({ id }),
   output: z.object({ id: z.string(), deleted: z.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
