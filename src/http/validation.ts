@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type * as z from "zod";
 import { AppError, type FieldError } from "../domain/errors";
 import type { AppEnv } from "../env";
+import { readWithin } from "./body";
 
 export const MAX_BODY_BYTES = 128 * 1024;
 
@@ -95,22 +96,4 @@ async function bodyProblem(c: Context<AppEnv>): Promise<AppError | undefined> {
     return malformed();
   }
   return undefined;
-}
-
-/** The stream's bytes, or undefined once they exceed `limit`. */
-async function readWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array | undefined> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }

@@ -14,6 +14,7 @@ import { batchProblem } from "./batch";
 import { createServer } from "./server";
 import { MCP_PATH } from "./path";
 import type { ToolContext } from "./tools";
+import { readWithin } from "../http/body";
 
 // CORS for every /mcp answer, SDK-built or ours: any origin may read results (the key is the credential).
 const MCP_CORS = {
@@ -46,24 +47,6 @@ const mcp = () => {
 // The SDK's own bound on a body it reads (4 MiB); larger or unsized bodies are left to it.
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
-/** The body as text, or undefined once it grows past `limit` bytes (a body sent without a length). */
-async function textWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<string | undefined> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.byteLength;
-    if (size > limit) return undefined;
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
-
 /**
  * A POST body read and parsed once, for the era check and the transport alike. When it is not
  * JSON, the request goes on with the same text as its body, and the SDK answers the parse error;
@@ -74,7 +57,12 @@ async function withParsedBody(request: Request): Promise<{ request: Request; par
   const declared = request.headers.get("content-length");
   if (declared !== null && !(Number(declared) <= MAX_BODY_BYTES)) return { request };
   // A declared length is within the bound: read natively. Without one, count while reading.
-  const text = declared !== null ? await request.text() : await textWithin(request.clone().body!, MAX_BODY_BYTES);
+  const text =
+    declared !== null
+      ? await request.text()
+      : await readWithin(request.clone().body!, MAX_BODY_BYTES).then(
+          (bytes) => bytes && new TextDecoder().decode(bytes),
+        );
   if (text === undefined) return { request };
   try {
     return { request, parsedBody: JSON.parse(text) };
