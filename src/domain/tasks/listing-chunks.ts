@@ -1,6 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { isTooBig } from "../../db/faults";
 import { taskJsonSql } from "./mapping";
 
 /**
@@ -19,8 +18,6 @@ import { taskJsonSql } from "./mapping";
  * chunks are joined as they come, in order.
  */
 export const CHUNK_BYTES = 1_000_000;
-
-export { isTooBig };
 
 /** A source of task rows: the table, or a subquery with the task columns (a page's ranked rows). */
 type Rows = Parameters<ReturnType<Db["select"]>["from"]>[0];

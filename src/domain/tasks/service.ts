@@ -16,6 +16,7 @@ import {
 import { nowSql, tasks, type TaskRow } from "../../db/schema";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
+import { isTooBig } from "../../db/faults";
 import { compiled } from "../../db/compiled";
 import { keyAccountChangedSql, keyAccountSql, keyVerdictRows, keyVerdictSql } from "../api-keys/service";
 import type { ServiceContext } from "../context";
@@ -27,7 +28,7 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { matchesVersions, versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
 import { heldListing, type ListedPage, pageToServe } from "./listing-cache";
-import { chunkQuery, isTooBig, joinChunks } from "./listing-chunks";
+import { chunkQuery, joinChunks } from "./listing-chunks";
 import { taskArraySql, toTask } from "./mapping";
 import { nextOccurrence } from "./recurrence";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
