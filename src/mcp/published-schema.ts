@@ -18,7 +18,17 @@ export type JsonSchema = Record<string, unknown>;
 export type SchemaIo = "input" | "output";
 
 /** What an output schema drops: everything but the shape. */
-const OUTPUT_ONLY_SHAPE = ["description", "pattern", "format", "minLength", "maxLength", "minimum", "maximum", "title"];
+const OUTPUT_ONLY_SHAPE = [
+  "description",
+  "pattern",
+  "format",
+  "enum",
+  "minLength",
+  "maxLength",
+  "minimum",
+  "maximum",
+  "title",
+];
 
 function trim(schema: JsonSchema, io: SchemaIo): void {
   delete schema.examples;

@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import { getPack, listPacks } from "./catalogue";
-import type { CalendarPack, EventType } from "./schemas";
+import type { CalendarEvent, CalendarManifestEntry, CalendarPack, EventType } from "./schemas";
 
 /**
  * The holidays of one place in a date range: "is 2026-10-03 a holiday in Bavaria?" in one call.
@@ -19,16 +19,10 @@ export interface HolidayQuery {
   type?: EventType;
 }
 
-export interface Holiday {
-  date: string;
-  endDate?: string;
-  name: string;
-  localName?: string;
-  type: EventType;
-}
+export type Holiday = Pick<CalendarEvent, "date" | "endDate" | "name" | "localName" | "type">;
 
 export interface HolidayList {
-  pack: { id: string; name: string; years: { from: number; to: number } };
+  pack: Pick<CalendarManifestEntry, "id" | "name" | "years">;
   from: string;
   to: string;
   events: Holiday[];

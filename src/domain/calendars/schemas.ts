@@ -143,12 +143,16 @@ export const CalendarManifest = z
   .meta({ id: "CalendarManifest", description: "The catalogue of public holiday calendar packs." });
 export type CalendarManifest = z.infer<typeof CalendarManifest>;
 
+/** A country as people and APIs name it: its ISO 3166-1 alpha-2 code, in any case. */
+export const CountryCode = z
+  .string()
+  .regex(/^[A-Za-z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code such as DE" })
+  .meta({ description: "ISO 3166-1 alpha-2 country code, any case.", example: "DE" });
+
 export const PackFilter = z.object({
-  country: z
-    .string()
-    .max(2)
-    .optional()
-    .meta({ description: "Only packs of this ISO 3166-1 alpha-2 country code (any case).", example: "DE" }),
+  country: CountryCode.optional().meta({
+    description: "Only packs of this ISO 3166-1 alpha-2 country code (any case).",
+  }),
   query: z.string().max(100).optional().meta({
     description:
       "Only packs this text names: every word found in the pack's name, id, country code or English names and short forms (`Bavaria`, `USA`, `UK`), case- and accent-insensitive.",

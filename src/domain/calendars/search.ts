@@ -4,8 +4,8 @@ import type { CalendarManifestEntry } from "./schemas";
  * Finding a pack by what people call a place. The catalogue names countries in English but many
  * regions in their own language (date-holidays has "Bayern", not "Bavaria"), and people and models
  * say "USA" or "UK". A query matches when each of its words is found in the pack's id, country
- * code, name, the country's English names (the catalogue's and the runtime's Intl.DisplayNames),
- * or one of the English names and common short forms below.
+ * code, name (a region's ends with its country's), the country's English name from the runtime's
+ * Intl.DisplayNames, or one of the English names and common short forms below.
  */
 const ALIASES: Record<string, string[]> = {
   us: ["USA", "America", "United States"],
@@ -52,13 +52,13 @@ const englishCountry = (code: string) => {
 /** What a pack can be found by, folded once per entry. */
 const searchable = new WeakMap<CalendarManifestEntry, { codes: string[]; text: string }>();
 
-function searchTextOf(entry: CalendarManifestEntry, countryNames: Map<string, string>) {
+function searchTextOf(entry: CalendarManifestEntry) {
   let found = searchable.get(entry);
   if (!found) {
     const country = entry.country.toLowerCase();
     const names = [
+      // A region pack's name ends with its country's: "Bayern (Germany)".
       entry.name,
-      countryNames.get(entry.country) ?? "",
       englishCountry(entry.country),
       ...(ALIASES[entry.id] ?? []),
       ...(ALIASES[country] ?? []),
@@ -78,9 +78,8 @@ export function searchPacks(entries: CalendarManifestEntry[], query: string): Ca
     .split(/[\s,;/()]+/)
     .filter(Boolean);
   if (!words.length) return entries;
-  const countryNames = new Map(entries.filter((e) => !e.region).map((e) => [e.country, e.name]));
   return entries.filter((entry) => {
-    const { codes, text } = searchTextOf(entry, countryNames);
+    const { codes, text } = searchTextOf(entry);
     return words.every((word) => codes.includes(word) || (word.length > 2 && text.includes(word)));
   });
 }

@@ -16,11 +16,7 @@ import { errorResponses } from "../problem";
 const CACHE_CONTROL = "public, max-age=3600, s-maxage=86400, stale-while-revalidate=604800";
 
 const ListQuery = z.object({
-  country: z
-    .string()
-    .regex(/^[A-Za-z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code such as DE" })
-    .optional()
-    .openapi({ description: PackFilter.shape.country.description, example: "DE" }),
+  country: PackFilter.shape.country.openapi({ example: "DE" }),
   q: PackFilter.shape.query.openapi({ example: "bayern" }),
 });
 

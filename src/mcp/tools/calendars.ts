@@ -1,24 +1,23 @@
 import * as z from "zod";
 import { listPacks } from "../../domain/calendars/catalogue";
 import { listHolidays } from "../../domain/calendars/holidays";
-import { EventType, PackFilter } from "../../domain/calendars/schemas";
-import { AppError } from "../../domain/errors";
+import {
+  CalendarEvent,
+  CalendarManifestEntry,
+  CountryCode,
+  EventType,
+  PackFilter,
+} from "../../domain/calendars/schemas";
 import { defineTool } from "./descriptor";
 
 /** The two public calendar tools: any valid key, no Max needed, nothing written. */
 
-const Years = z.object({ from: z.number().int(), to: z.number().int() });
-
-const Cursor = z.string().max(20).meta({ description: "`nextCursor` of the previous page." });
-const offsetOf = (cursor: string | undefined) => {
-  const offset = cursor === undefined ? 0 : Number(cursor);
-  if (!Number.isSafeInteger(offset) || offset < 0) {
-    throw new AppError("validation_failed", "Invalid arguments.", [
-      { path: "cursor", message: "must be a `nextCursor` from list_calendar_packs" },
-    ]);
-  }
-  return offset;
-};
+/** A page's position in the search result: `nextCursor` is the offset of the next page. */
+const Cursor = z
+  .string()
+  .regex(/^\d{1,6}$/, { message: "must be a `nextCursor` from list_calendar_packs" })
+  .transform(Number)
+  .meta({ description: "`nextCursor` of the previous page." });
 
 export const listCalendarPacksTool = defineTool({
   name: "list_calendar_packs",
@@ -33,14 +32,14 @@ export const listCalendarPacksTool = defineTool({
   }),
   output: z.object({
     packs: z.array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        country: z.string(),
-        region: z.string().optional(),
-        years: Years,
-        url: z.string(),
-        icsUrl: z.string(),
+      CalendarManifestEntry.pick({
+        id: true,
+        name: true,
+        country: true,
+        region: true,
+        years: true,
+        url: true,
+        icsUrl: true,
       }),
     ),
     count: z.number().int(),
@@ -49,8 +48,7 @@ export const listCalendarPacksTool = defineTool({
     hint: z.string().optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run(ctx, { limit, cursor, ...filter }) {
-    const offset = offsetOf(cursor);
+  async run(ctx, { limit, cursor: offset = 0, ...filter }) {
     const found = await listPacks(ctx.assets, filter);
     const page = found.slice(offset, offset + limit);
     const rest = found.length - offset - page.length;
@@ -85,11 +83,7 @@ export const listHolidaysTool = defineTool({
     'Lists the holidays of a country or region in a date range (default: this year). Is 2026-10-03 a holiday in Bavaria? `country: "DE", region: "Bavaria"`, `from` and `to` 2026-10-03.',
   input: z.strictObject({
     pack: z.string().max(100).optional().meta({ description: "Pack id, e.g. `de-by`." }),
-    country: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code such as DE" })
-      .optional()
-      .meta({ description: "ISO 3166-1 alpha-2 code." }),
+    country: CountryCode.optional(),
     region: z.string().max(100).optional().meta({ description: "Region code or name, with `country`." }),
     from: z.iso.date().optional().meta({ description: "First day, inclusive." }),
     to: z.iso.date().optional().meta({ description: "Last day, inclusive." }),
@@ -97,18 +91,10 @@ export const listHolidaysTool = defineTool({
     type: EventType.optional().meta({ description: "Only this type; `public`: most people are off." }),
   }),
   output: z.object({
-    pack: z.object({ id: z.string(), name: z.string(), years: Years }),
+    pack: CalendarManifestEntry.pick({ id: true, name: true, years: true }),
     from: z.string(),
     to: z.string(),
-    events: z.array(
-      z.object({
-        date: z.string(),
-        endDate: z.string().optional(),
-        name: z.string(),
-        localName: z.string().optional(),
-        type: z.string(),
-      }),
-    ),
+    events: z.array(CalendarEvent.pick({ date: true, endDate: true, name: true, localName: true, type: true })),
     count: z.number().int(),
     attribution: z.string(),
     note: z.string().optional(),
