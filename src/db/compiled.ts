@@ -10,7 +10,7 @@ interface PreparedQuery {
   execute(values?: Record<string, unknown>): Promise<unknown>;
 }
 
-type Placeholders<V> = { [K in keyof V]: Placeholder<K & string> };
+export type Placeholders<V> = { [K in keyof V]-?: Placeholder<K & string> };
 
 /**
  * A Drizzle query compiled to SQL once per isolate; every use only binds its values. Building a

@@ -1,11 +1,10 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { type TaskFields, taskFields } from "../domain/tasks/fields";
+import { nowSql } from "./clock";
 
-/**
- * Every timestamp is RFC 3339 UTC text with milliseconds, written by the database clock
- * (`nowSql`), so ordering by text is ordering by time and `since` comparisons are exact.
- */
-export const nowSql = sql`(strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))`;
+// Every table's timestamps come from the database clock (clock.ts); re-exported for the table users.
+export { nowSql };
 
 export const accounts = sqliteTable(
   "accounts",
@@ -81,30 +80,19 @@ export const apiKeys = sqliteTable(
   (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_account_idx").on(t.accountId)],
 );
 
+/** The columns of each declared task field (domain/tasks/fields.ts), in declaration order. */
+const taskColumns = Object.fromEntries(Object.entries(taskFields).map(([key, field]) => [key, field.column])) as {
+  [K in keyof TaskFields]: TaskFields[K]["column"];
+};
+
 export const tasks = sqliteTable(
   "tasks",
   {
-    id: text("id").primaryKey(),
+    ...taskColumns,
+    /** The owner: every task statement is scoped by it (not a field of the API's Task). */
     accountId: text("account_id")
       .notNull()
       .references(() => accounts.id, { onDelete: "cascade" }),
-    title: text("title").notNull(),
-    notes: text("notes"),
-    listId: text("list_id"),
-    due: text("due"),
-    reminder: text("reminder"),
-    repeat: text("repeat"),
-    important: integer("important", { mode: "boolean" }).notNull().default(false),
-    completed: integer("completed", { mode: "boolean" }).notNull().default(false),
-    createdAt: text("created_at").notNull().default(nowSql),
-    updatedAt: text("updated_at").notNull().default(nowSql),
-    /** Tombstone: set on delete so sync clients learn about it through `since`. */
-    deletedAt: text("deleted_at"),
-    /**
-     * The next occurrence this task's completion created (repeating tasks), so a retried completion
-     * can return it again. Internal: not part of the Task shape.
-     */
-    nextId: text("next_id"),
   },
   (t) => [
     index("tasks_account_updated_idx").on(t.accountId, t.updatedAt, t.id),

@@ -1,6 +1,4 @@
-import type { Db } from "../db/client";
-
-/** Who is acting. Every domain query is scoped by `accountId` inside the verb. */
+/** Who is acting: the account an API key acts for, as its lookup found it. */
 export interface Actor {
   accountId: string;
   /** The API key used, when the request came with one. */
@@ -9,9 +7,4 @@ export interface Actor {
   maxActive: boolean;
   /** The account's IANA time zone; recurrences are computed in it. */
   timeZone: string;
-}
-
-export interface ServiceContext {
-  db: Db;
-  actor: Actor;
 }

@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { EXPORT_FORMAT } from "../domain/accounts/export";
-import { Task, Timestamp } from "../domain/tasks/schemas";
+import { Task } from "../domain/tasks/schemas";
+import { Timestamp } from "../domain/tasks/values";
 import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
 
 /**

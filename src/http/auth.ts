@@ -1,7 +1,7 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
-import { type KeyCaller, type Outcome, resolveCaller } from "../domain/tasks/caller";
+import { type Caller, judge, type Outcome } from "../domain/tasks/statements";
 import { authenticateSession } from "../domain/accounts/service";
 import type { AppEnv } from "../env";
 import { failedKeyAttempt, limitApiKey } from "./rate-limit";
@@ -36,7 +36,7 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Runs a task verb for the request's API key: 401 (unknown, revoked or expired key) and 403
  * (no active Max) come from the verb's own batch, before any of its results are used.
  */
-export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: KeyCaller) => Promise<Outcome<T>>): Promise<T> {
+export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: Caller) => Promise<Outcome<T>>): Promise<T> {
   const outcome = await verb({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) =>
     failedKeyAttempt(c.env, c.req.raw, e),
   );
@@ -50,7 +50,7 @@ export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: KeyCalle
  * requests pay this round trip; a valid one is judged inside its verb's batch.
  */
 export async function judgeKey(c: Context<AppEnv>): Promise<void> {
-  const { auth } = await resolveCaller({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) =>
+  const auth = await judge({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) =>
     failedKeyAttempt(c.env, c.req.raw, e),
   );
   acceptKey(c, auth);

@@ -3,7 +3,7 @@ import { createMcpHandler } from "agents/mcp/server";
 import { toAppError } from "../app";
 import { createDb } from "../db/client";
 import { authenticateKeyHash, type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
-import type { KeyCaller } from "../domain/tasks/caller";
+import type { Caller } from "../domain/tasks/statements";
 import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
 import { originAllowedFor } from "../http/cors";
@@ -168,7 +168,7 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
   let rateHeaders = await limitApiKey(env, keyHash);
 
   let verified: KeyAuthentication | undefined;
-  const caller: KeyCaller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
+  const caller: Caller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
   const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: publicOrigin(env, request.url) };
   const authInfo: AuthInfo = {
     token: key!,

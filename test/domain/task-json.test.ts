@@ -3,7 +3,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
 import { tasks } from "../../src/db/schema";
-import { taskJsonSql, toTask } from "../../src/domain/tasks/mapping";
+import { taskJsonSql, toTask } from "../../src/domain/tasks/row";
 import { signUp } from "../helpers";
 
 describe("task JSON built by SQLite (listings) and by toTask (everything else)", () => {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createTask } from "../../src/domain/tasks/service";
+import { createTaskAs } from "../../src/domain/tasks/write";
 import { call, json } from "../helpers";
 import { listAll, patch, zonedUser } from "./support";
 
@@ -87,10 +87,10 @@ describe("Idempotency-Key on POST /api/v1/tasks", () => {
 
   it("an MCP-style clientRequestId passed to createTask replays the same way", async () => {
     const user = await zonedUser();
-    const a = await createTask(user.ctx, { title: "From an agent" }, { idempotencyKey: "req-42" });
-    const b = await createTask(user.ctx, { title: "From an agent" }, { idempotencyKey: "req-42" });
+    const a = (await createTaskAs(user.caller, { title: "From an agent" }, { idempotencyKey: "req-42" })).value.task;
+    const b = (await createTaskAs(user.caller, { title: "From an agent" }, { idempotencyKey: "req-42" })).value.task;
     expect(b).toEqual(a);
-    await expect(createTask(user.ctx, { title: "Other" }, { idempotencyKey: "req-42" })).rejects.toMatchObject({
+    await expect(createTaskAs(user.caller, { title: "Other" }, { idempotencyKey: "req-42" })).rejects.toMatchObject({
       code: "idempotency_key_reused",
     });
   });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { completeTask } from "../../src/domain/tasks/service";
+import { completeTaskAs } from "../../src/domain/tasks/complete";
+import type { Caller } from "../../src/domain/tasks/statements";
 import { call, createTask, json } from "../helpers";
+
+const completeTask = async (caller: Caller, id: string) => (await completeTaskAs(caller, id)).value;
 import { listAll, nextIdFrom, patch, zonedUser } from "./support";
 
 describe("completing a repeating task", () => {
@@ -41,7 +44,7 @@ describe("completing a repeating task", () => {
   it("complete_task's verb returns the next occurrence too", async () => {
     const user = await zonedUser();
     const task = await createTask(user.key, { title: "Leap day", due: "2024-02-29", repeat: "FREQ=YEARLY" });
-    const { task: done, next } = await completeTask(user.ctx, task.id);
+    const { task: done, next } = await completeTask(user.caller, task.id);
     expect(done).toMatchObject({ completed: true });
     expect(done.repeat).toBeUndefined();
     expect(next).toMatchObject({ title: "Leap day", due: "2028-02-29", repeat: "FREQ=YEARLY", completed: false });
@@ -50,7 +53,7 @@ describe("completing a repeating task", () => {
   it("weekly BYDAY=MO,WE,FR advances Friday to Monday", async () => {
     const user = await zonedUser();
     const task = await createTask(user.key, { title: "Gym", due: "2026-06-05", repeat: "FREQ=WEEKLY;BYDAY=MO,WE,FR" });
-    const { next } = await completeTask(user.ctx, task.id);
+    const { next } = await completeTask(user.caller, task.id);
     expect(next?.due).toBe("2026-06-08");
   });
 
@@ -81,9 +84,9 @@ describe("completing a repeating task", () => {
   it("COUNT=2 yields exactly one more occurrence", async () => {
     const user = await zonedUser();
     const task = await createTask(user.key, { title: "Twice", due: "2026-06-01", repeat: "FREQ=DAILY;COUNT=2" });
-    const first = await completeTask(user.ctx, task.id);
+    const first = await completeTask(user.caller, task.id);
     expect(first.next).toMatchObject({ due: "2026-06-02", repeat: "FREQ=DAILY;COUNT=1" });
-    const second = await completeTask(user.ctx, first.next!.id);
+    const second = await completeTask(user.caller, first.next!.id);
     expect(second.next).toBeUndefined();
     expect(second.task.repeat).toBeUndefined();
     expect((await listAll(user.key)).data).toHaveLength(2);
@@ -106,7 +109,7 @@ describe("completing a repeating task", () => {
     expect(nextId).toBeTruthy();
     expect(nextIdFrom(await patch(user.key, task.id, { completed: true }))).toBeUndefined();
     // A retried completion returns the occurrence the first one created, and creates none.
-    expect((await completeTask(user.ctx, task.id)).next?.id).toBe(nextId);
+    expect((await completeTask(user.caller, task.id)).next?.id).toBe(nextId);
     await patch(user.key, task.id, { completed: false });
     expect(nextIdFrom(await patch(user.key, task.id, { completed: true }))).toBeUndefined();
     expect((await listAll(user.key)).data).toHaveLength(2);
@@ -115,7 +118,7 @@ describe("completing a repeating task", () => {
   it("parallel completions of one task create one next occurrence", async () => {
     const user = await zonedUser();
     const task = await createTask(user.key, { title: "Race", due: "2026-06-01", repeat: "FREQ=DAILY" });
-    const results = await Promise.all(Array.from({ length: 5 }, () => completeTask(user.ctx, task.id)));
+    const results = await Promise.all(Array.from({ length: 5 }, () => completeTask(user.caller, task.id)));
     // Each answer names the one next occurrence: the losers see the winner's, as a retry would.
     expect(new Set(results.map((r) => r.next?.id)).size).toBe(1);
     expect((await listAll(user.key)).data).toHaveLength(2);
@@ -124,7 +127,7 @@ describe("completing a repeating task", () => {
   it("without due, the completion day is the base", async () => {
     const user = await zonedUser();
     const task = await createTask(user.key, { title: "Daily log", repeat: "FREQ=DAILY" });
-    const { next } = await completeTask(user.ctx, task.id);
+    const { next } = await completeTask(user.caller, task.id);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect(next?.due).toBe(tomorrow);
   });

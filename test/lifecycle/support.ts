@@ -1,17 +1,19 @@
 import { env } from "cloudflare:workers";
 import { createDb } from "../../src/db/client";
-import type { ServiceContext } from "../../src/domain/context";
+import { sha256Hex } from "../../src/domain/crypto";
+import type { Caller } from "../../src/domain/tasks/statements";
 import { call, json, maxUser } from "../helpers";
 
-/** A Max user whose account is in `timeZone`, with a domain context for calling verbs directly (as MCP does). */
+/** A Max user whose account is in `timeZone`, with its key as a caller for calling verbs directly (as MCP does). */
 export async function zonedUser(timeZone = "UTC") {
   const user = await maxUser("life");
   if (timeZone !== "UTC") {
     const res = await call("/account", { method: "PATCH", token: user.session, body: { timeZone } });
     if (res.status !== 200) throw new Error(`timeZone: ${res.status} ${await res.text()}`);
   }
-  const ctx: ServiceContext = { db: createDb(env.DB), actor: { accountId: user.accountId, maxActive: true, timeZone } };
-  return { ...user, ctx };
+  // The user's key as a task verb's caller, for tests that call the verbs directly.
+  const caller: Caller = { db: createDb(env.DB), keyHash: await sha256Hex(user.key) };
+  return { ...user, caller };
 }
 
 export const patch = (key: string, id: string, body: unknown, headers?: Record<string, string>) =>

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { listApiKeys } from "../api-keys/service";
 import { AppError } from "../errors";
-import { taskJsonSql } from "../tasks/mapping";
+import { taskJsonSql } from "../tasks/row";
 import { getAccount } from "./service";
 import { listSessions } from "./sessions";
 

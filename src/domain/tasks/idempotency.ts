@@ -1,11 +1,13 @@
 import { and, eq, lte, sql } from "drizzle-orm";
-import { idempotencyKeys, nowSql, tasks, type TaskRow } from "../../db/schema";
-import { type Caller, type Outcome, resolveCaller, scopeOf } from "./caller";
+import { nowSql } from "../../db/clock";
+import { idempotencyKeys, tasks, type TaskRow } from "../../db/schema";
 import { randomBase62, sha256Hex } from "../crypto";
 import { AppError } from "../errors";
 import { IDEMPOTENCY_HOURS } from "../retention";
-import { toTask } from "./mapping";
-import { IdempotencyKey, type Task, type TaskInput } from "./schemas";
+import { newRowSelect, type RowValues, rowFromJson, rowJsonSql, toTask } from "./row";
+import type { Task, TaskInput } from "./schemas";
+import { type Caller, judge, type KeyScope, keyStatement, type Outcome, runBehindLookup } from "./statements";
+import { IdempotencyKey } from "./values";
 
 /** The same input always hashes the same, whatever the order of its properties. */
 const canonicalJson = (input: TaskInput) =>
@@ -17,76 +19,84 @@ const canonicalJson = (input: TaskInput) =>
     ),
   );
 
-/** A task row as SQLite JSON, so the stored response is exactly what the first request returned. */
-const rowJson =
-  sql.raw(`json_object('id', id, 'accountId', account_id, 'title', title, 'notes', notes, 'listId', list_id,
-  'due', due, 'reminder', reminder, 'repeat', repeat, 'important', important, 'completed', completed,
-  'createdAt', created_at, 'updatedAt', updated_at, 'deletedAt', deleted_at)`);
+type ClaimValues = { key: string; claim: string; requestHash: string; id: string };
+type Scope = KeyScope<ClaimValues>;
+const thisKey = ({ account, values }: Scope) =>
+  and(eq(idempotencyKeys.accountId, account), eq(idempotencyKeys.key, values.key));
+const ours = (scope: Scope) => and(thisKey(scope), eq(idempotencyKeys.claim, scope.values.claim));
 
-const fromJson = (json: string): TaskRow => {
-  const row = JSON.parse(json) as TaskRow;
-  return { ...row, important: !!row.important, completed: !!row.completed };
-};
+const expireKey = keyStatement((scope: Scope) =>
+  scope.db.delete(idempotencyKeys).where(and(thisKey(scope), lte(idempotencyKeys.expiresAt, nowSql))),
+);
+
+const claimKey = keyStatement(({ db, account, values: v }: Scope) =>
+  db
+    .insert(idempotencyKeys)
+    .select(
+      sql`SELECT owner.id, ${v.key}, ${v.requestHash}, ${v.claim}, ${v.id}, NULL, ${nowSql},
+                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`+${IDEMPOTENCY_HOURS} hours`})
+          FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
+    )
+    .onConflictDoNothing(),
+);
+
+/** The task, inserted only if this request's claim won: the same new row as an ordinary create. */
+const insertClaimed = keyStatement((scope: KeyScope<ClaimValues & RowValues>, columns: string[]) =>
+  scope.db.insert(tasks).select(
+    sql`SELECT ${newRowSelect({
+      ...Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]])),
+      id: scope.values.id,
+      accountId: sql`owner.id`,
+    })} FROM (SELECT ${scope.account} AS id) owner WHERE EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours(scope)})`,
+  ),
+);
+
+const storeResponse = keyStatement((scope: Scope) =>
+  scope.db
+    .update(idempotencyKeys)
+    .set({ response: sql`(SELECT ${rowJsonSql} FROM ${tasks} WHERE ${tasks.id} = ${scope.values.id})` })
+    .where(ours(scope)),
+);
+
+const readRecord = keyStatement((scope: Scope) => scope.db.select().from(idempotencyKeys).where(thisKey(scope)));
 
 /**
  * Creates a task at most once per (account, key) within 24 hours. One batch claims the key,
  * inserts the task only if this request's claim won, and stores the created row: D1 runs a batch
  * as one transaction, so of N parallel duplicates exactly one creates and the others replay.
- * For an API key, the key lookup rides in the same batch and every statement is scoped by the
- * key's account (NULL for a refused key: nothing is claimed or written), so it is one round trip.
+ * The key lookup rides in the same batch and every statement is scoped by the key's account (NULL
+ * for a refused key: nothing is claimed or written), so it is one round trip.
  */
 export async function createTaskOnce(
   caller: Caller,
-  values: {
-    id: string;
-    title: string;
-    notes: string | null;
-    listId: string | null;
-    due: string | null;
-    reminder: string | null;
-    repeat: string | null;
-    important: boolean;
-  },
+  values: RowValues & { id: string },
   input: TaskInput,
   key: string,
 ): Promise<Outcome<{ task: Task; replayed: boolean }>> {
   const parsed = IdempotencyKey.safeParse(key);
   if (!parsed.success) {
     // Credentials are judged before input: only a request that fails here pays a lookup of its own.
-    await resolveCaller(caller);
+    await judge(caller);
     throw new AppError("validation_failed", "Invalid idempotency key.", [
       { path: "idempotencyKey", message: parsed.error.issues[0]!.message },
     ]);
   }
-  const { db, account, run } = scopeOf(caller);
-  const requestHash = await sha256Hex(canonicalJson(input));
-  const claim = randomBase62(22);
-  const thisKey = and(eq(idempotencyKeys.accountId, account), eq(idempotencyKeys.key, key));
-  const ours = and(thisKey, eq(idempotencyKeys.claim, claim));
-  const expiresAt = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`+${IDEMPOTENCY_HOURS} hours`})`;
-  const { auth, results } = await run([
-    db.delete(idempotencyKeys).where(and(thisKey, lte(idempotencyKeys.expiresAt, nowSql))),
-    db
-      .insert(idempotencyKeys)
-      .select(
-        sql`SELECT owner.id, ${key}, ${requestHash}, ${claim}, ${values.id}, NULL, ${nowSql}, ${expiresAt}
-            FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
-      )
-      .onConflictDoNothing(),
-    db.insert(tasks).select(
-      sql`SELECT ${values.id}, owner.id, ${values.title}, ${values.notes}, ${values.listId}, ${values.due},
-                   ${values.reminder}, ${values.repeat}, ${values.important ? 1 : 0}, 0, ${nowSql}, ${nowSql}, NULL, NULL
-            FROM (SELECT ${account} AS id) owner WHERE EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours})`,
-    ),
-    db
-      .update(idempotencyKeys)
-      .set({ response: sql`(SELECT ${rowJson} FROM ${tasks} WHERE ${tasks.id} = ${values.id})` })
-      .where(ours),
-    db.select().from(idempotencyKeys).where(thisKey),
+  const claim: ClaimValues = {
+    key,
+    claim: randomBase62(22),
+    requestHash: await sha256Hex(canonicalJson(input)),
+    id: values.id,
+  };
+  const { auth, results } = await runBehindLookup(caller, [
+    expireKey(caller, null, claim),
+    claimKey(caller, null, claim),
+    insertClaimed(caller, Object.keys(values), { ...values, ...claim }),
+    storeResponse(caller, null, claim),
+    readRecord(caller, null, claim),
   ]);
   const [record] = results[4] as (typeof idempotencyKeys.$inferSelect)[];
   if (!record) throw new AppError("internal", "The idempotency record vanished.");
-  if (record.requestHash !== requestHash) {
+  if (record.requestHash !== claim.requestHash) {
     throw new AppError(
       "idempotency_key_reused",
       "This idempotency key was already used with a different request body in the last 24 hours. Use a new key for a new request.",
@@ -100,5 +110,6 @@ export async function createTaskOnce(
       1,
     );
   }
-  return { value: { task: toTask(fromJson(record.response)), replayed: record.claim !== claim }, auth };
+  const task: TaskRow = rowFromJson(record.response);
+  return { value: { task: toTask(task), replayed: record.claim !== claim.claim }, auth };
 }

@@ -1,15 +1,15 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { taskJsonSql } from "./mapping";
+import { taskJsonSql } from "./row";
 
 /**
  * Listings too large for one SQLite value. A listing is normally one JSON text built by one
- * aggregate (mapping.ts, `taskArraySql`): one statement, one round trip. SQLite refuses a value over
+ * aggregate (row.ts, `taskArraySql`): one statement, one round trip. SQLite refuses a value over
  * its length limit (SQLITE_TOOBIG: 2,000,000 bytes on D1, about 8 MiB in local workerd), and with
  * notes of up to 20,000 code points, a task lists as up to about 123 KB of JSON (six bytes for a
  * control character's `\u0001`): about 16 such tasks fill D1's limit.
  *
- * When the aggregate fails with TOOBIG, the listing runs again in chunks (service.ts,
+ * When the aggregate fails with TOOBIG, the listing runs again in chunks (list.ts,
  * `listTasksAs`): the same statement with its JSON left out, which still carries the count, the
  * cursor, the clock and the key's verdict, and beside it in the same batch a statement that yields
  * the tasks' JSON in rows of about CHUNK_BYTES each, split by a running sum of their lengths.

@@ -1,157 +1,75 @@
 import * as z from "zod";
-import { rruleProblem } from "./rrule";
-import { inSupportedYears, MIN_YEAR } from "./wall-clock";
+import { type TaskFields, taskFields } from "./fields";
+import { TaskId, Timestamp } from "./values";
 
 /**
- * Zod schemas shared by REST (OpenAPI) and MCP (tool input/output schemas).
- * Lengths count Unicode code points, so a 500-emoji title is valid.
+ * The object schemas of a task, derived from fields.ts: REST (OpenAPI) and MCP (tool schemas) use
+ * these. The schemas of single values are in values.ts.
  */
-const codePoints = (s: string) => [...s].length;
 
-/**
- * Text up to `max` code points. A lone surrogate (legal in a JSON string, not in UTF-8) is first
- * replaced by U+FFFD, as a UTF-8 round trip would do anyway: stored as it was, its bytes came back
- * as three U+FFFD each, so a 500-character title grew to 1,500 and could not be sent back.
- * `overwrite` keeps the schema a plain string in OpenAPI and the MCP tool schemas.
- */
-const limitedText = (max: number) =>
-  z
-    .string()
-    .overwrite((s) => s.toWellFormed())
-    .refine((s) => codePoints(s) <= max, { message: `must be at most ${max} characters` })
-    .meta({ maxLength: max });
+type Declared<P extends string> = {
+  [K in keyof TaskFields as TaskFields[K] extends Record<P, string> ? K : never]: TaskFields[K];
+};
+type SchemaOf<F> = F extends { schema: infer S extends z.ZodType } ? S : never;
 
-export const Title = limitedText(500)
-  .refine((s) => s.trim().length > 0, { message: "must contain at least one non-space character" })
-  .meta({ description: "What the task is; not only spaces.", example: "Renew passport", minLength: 1 });
+const declared = <P extends "output" | "input" | "patch">(property: P) =>
+  Object.entries(taskFields).filter(([, field]) => property in field) as [
+    string,
+    Record<P, string> & { schema: z.ZodType; patchMeta?: { description: string; example?: string } },
+  ][];
 
-export const Notes = limitedText(20000).meta({
-  description: "Free-form notes.",
-  example: "Bring two photos.",
-});
-
-export const ListId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: "must be 1 to 100 of A-Z, a-z, 0-9, _ and -" })
-  .meta({ description: "The list the task belongs to.", example: "errands" });
-
-const supportedYears = { message: `must be in the year ${MIN_YEAR} or later` };
-
-export const Due = z
-  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
-    error: "must be YYYY-MM-DD or an RFC 3339 date-time with offset, e.g. 2026-12-24 or 2026-12-24T09:00:00+01:00",
-  })
-  .refine(inSupportedYears, supportedYears)
-  .meta({
-    description: `\`YYYY-MM-DD\` for an all-day task, or an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`,
-    example: "2026-12-24",
-  });
-
-export const Reminder = z.iso
-  .datetime({ offset: true, error: "must be an RFC 3339 date-time with offset, e.g. 2026-12-24T08:00:00Z" })
-  .refine(inSupportedYears, supportedYears)
-  .meta({
-    description: `When to remind: an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`,
-    example: "2026-12-24T08:00:00Z",
-  });
-
-export const Repeat = z
-  .string()
-  .superRefine((value, ctx) => {
-    const problem = rruleProblem(value);
-    if (problem) ctx.addIssue({ code: "custom", message: `RRULE ${problem}` });
-  })
-  .meta({
-    description:
-      "An RFC 5545 RRULE value without `RRULE:`. FREQ DAILY, WEEKLY, MONTHLY or YEARLY; optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL.",
-    example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
-  });
-
-export const Important = z.boolean().meta({ description: "Flagged as important.", example: false });
-export const Completed = z.boolean().meta({ description: "Whether the task is done.", example: false });
-
-export const TaskId = z.string().min(1).max(100).meta({
-  description: "Opaque task id (a UUIDv7).",
-  example: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f",
-});
-
-export const Timestamp = z.string().meta({
-  description: "RFC 3339 UTC date-time with milliseconds, from the server's database clock.",
-  example: "2026-11-22T10:15:30.123Z",
-});
-
+type TaskShape = {
+  [K in keyof Declared<"output">]: Declared<"output">[K] extends { output: "always" }
+    ? SchemaOf<Declared<"output">[K]>
+    : z.ZodOptional<SchemaOf<Declared<"output">[K]>>;
+};
 export const Task = z
-  .object({
-    id: TaskId,
-    title: Title,
-    completed: Completed,
-    updatedAt: Timestamp.meta({ description: "When the task last changed. Strictly increases on every change." }),
-    listId: ListId.optional(),
-    due: Due.optional(),
-    reminder: Reminder.optional(),
-    repeat: Repeat.optional(),
-    notes: Notes.optional(),
-    important: Important.optional(),
-  })
+  .object(
+    Object.fromEntries(
+      declared("output").map(([key, f]) => [key, f.output === "always" ? f.schema : f.schema.optional()]),
+    ) as TaskShape,
+  )
   .meta({ id: "Task", description: "A personal task." });
 export type Task = z.infer<typeof Task>;
 
+type InputShape = {
+  [K in keyof Declared<"input">]: Declared<"input">[K] extends { input: "required" }
+    ? SchemaOf<Declared<"input">[K]>
+    : z.ZodOptional<SchemaOf<Declared<"input">[K]>>;
+};
 export const TaskInput = z
-  .strictObject({
-    title: Title,
-    listId: ListId.optional(),
-    due: Due.optional(),
-    reminder: Reminder.optional(),
-    repeat: Repeat.optional(),
-    notes: Notes.optional(),
-    important: Important.optional(),
-  })
+  .strictObject(
+    Object.fromEntries(
+      declared("input").map(([key, f]) => [key, f.input === "required" ? f.schema : f.schema.optional()]),
+    ) as InputShape,
+  )
   .meta({ id: "TaskInput", description: "A new task. Properties other than those listed are refused." });
 export type TaskInput = z.infer<typeof TaskInput>;
 
-/** An empty string clears an optional text field in a patch. */
-const clearable = <T extends z.ZodType>(schema: T) => z.union([z.literal(""), schema]);
-
+type Cleared<F> = F extends { patch: "empty" }
+  ? z.ZodUnion<[z.ZodLiteral<"">, SchemaOf<F>]>
+  : F extends { patch: "null" }
+    ? z.ZodNullable<SchemaOf<F>>
+    : SchemaOf<F>;
+type PatchShape = { [K in keyof Declared<"patch">]: z.ZodOptional<Cleared<Declared<"patch">[K]>> };
+/** A patch value: "" clears an optional text field, null the reminder. */
+const patchSchema = (f: {
+  patch: string;
+  schema: z.ZodType;
+  patchMeta?: { description: string; example?: string };
+}) => {
+  const cleared =
+    f.patch === "empty" ? z.union([z.literal(""), f.schema]) : f.patch === "null" ? f.schema.nullable() : f.schema;
+  return f.patchMeta ? cleared.optional().meta(f.patchMeta) : cleared.optional();
+};
 export const TaskPatch = z
-  .strictObject({
-    title: Title.optional(),
-    listId: clearable(ListId)
-      .optional()
-      .meta({ description: 'New list id, or "" to remove the task from its list.', example: "errands" }),
-    completed: Completed.optional(),
-    important: Important.optional(),
-    due: clearable(Due).optional().meta({ description: 'New due value, or "" to clear it.', example: "2026-12-24" }),
-    reminder: Reminder.nullable().optional().meta({ description: "New reminder, or null to clear it." }),
-    repeat: clearable(Repeat)
-      .optional()
-      .meta({ description: 'New RRULE, or "" to stop repeating.', example: "FREQ=MONTHLY;BYMONTHDAY=1" }),
-    notes: clearable(Notes)
-      .optional()
-      .meta({ description: 'New notes, or "" to clear them.', example: "Bring two photos." }),
-  })
+  .strictObject(Object.fromEntries(declared("patch").map(([key, f]) => [key, patchSchema(f)])) as PatchShape)
   .meta({
     id: "TaskPatch",
     description: "Fields to change; send only those. `{}` is a no-op. Properties other than those listed are refused.",
   });
 export type TaskPatch = z.infer<typeof TaskPatch>;
 
-export const Since = z.iso
-  .datetime({ offset: true, error: "must be an RFC 3339 date-time, e.g. the previous meta.serverTime" })
-  .meta({
-    description:
-      "Only tasks changed at or after this instant (inclusive). Pass the previous response's `meta.serverTime`. Deleted tasks come back in `meta.deleted`.",
-    example: "2026-11-22T10:15:30.123Z",
-  });
-
 export const Tombstone = z
   .object({ id: TaskId, deletedAt: Timestamp })
   .meta({ id: "Tombstone", description: "A task deleted at or after `since`." });
-
-export const IdempotencyKey = z
-  .string()
-  .regex(/^[\x20-\x7E]{1,255}$/, { message: "must be 1 to 255 printable ASCII characters" })
-  .meta({
-    description:
-      "A unique value per intended creation, e.g. a UUID. A retry with the same key and the same body within 24 hours returns the first result and creates nothing; the same key with a different body is refused.",
-    example: "5f0c6a1e-3b7d-4c2a-9e8f-1a2b3c4d5e6f",
-  });

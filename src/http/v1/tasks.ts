@@ -2,17 +2,10 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import type { Context, TypedResponse } from "hono";
 import { etagOf } from "../../domain/tasks/etag";
-import { createTaskAs, deleteTaskAs, getTaskAs, listTasksAs, updateTaskAs } from "../../domain/tasks/service";
-import {
-  IdempotencyKey,
-  Since,
-  Task,
-  TaskId,
-  TaskInput,
-  TaskPatch,
-  Tombstone,
-  ListId,
-} from "../../domain/tasks/schemas";
+import { listTasksAs } from "../../domain/tasks/list";
+import { createTaskAs, deleteTaskAs, getTaskAs, updateTaskAs } from "../../domain/tasks/write";
+import { Task, TaskInput, TaskPatch, Tombstone } from "../../domain/tasks/schemas";
+import { IdempotencyKey, ListId, Since, TaskId } from "../../domain/tasks/values";
 import type { AppEnv } from "../../env";
 import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
 import { errorResponses } from "../problem";

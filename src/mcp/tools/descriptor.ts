@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type * as z from "zod";
-import type { Caller } from "../../domain/tasks/caller";
+import type { Caller } from "../../domain/tasks/statements";
 
 /**
  * MCP tools as plain descriptors. Each validates with the shared zod schemas and calls the same
@@ -9,7 +9,7 @@ import type { Caller } from "../../domain/tasks/caller";
 export interface ToolContext {
   /**
    * Who the task tools act for: the request's API key, whose lookup rides in the verb's own D1
-   * batch (see caller.ts). The handler answers 401 before any result leaves (handler.ts).
+   * batch (see domain/tasks/statements.ts). The handler answers 401 before any result leaves (handler.ts).
    */
   caller: Caller;
   /** Static assets (the calendar catalogue). */

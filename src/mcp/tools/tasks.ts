@@ -1,24 +1,9 @@
 import * as z from "zod";
-import {
-  Completed,
-  IdempotencyKey,
-  ListId,
-  Since,
-  Task,
-  TaskId,
-  TaskInput,
-  TaskPatch,
-  Timestamp,
-  Tombstone,
-} from "../../domain/tasks/schemas";
-import {
-  completeTaskAs,
-  createTaskAs,
-  deleteTaskAs,
-  listTasksAs,
-  parseTasks,
-  updateTaskAs,
-} from "../../domain/tasks/service";
+import { Task, TaskInput, TaskPatch, Tombstone } from "../../domain/tasks/schemas";
+import { Completed, IdempotencyKey, ListId, Since, TaskId, Timestamp } from "../../domain/tasks/values";
+import { completeTaskAs } from "../../domain/tasks/complete";
+import { listTasksAs, parseTasks } from "../../domain/tasks/list";
+import { createTaskAs, deleteTaskAs, updateTaskAs } from "../../domain/tasks/write";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
 import { defineTool } from "./descriptor";
 
@@ -57,7 +42,7 @@ export const listTasksTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
     const { value: page, auth } = await listTasksAs(ctx.caller, input);
-    const timeZone = auth?.actor.timeZone ?? "UTC";
+    const timeZone = auth.actor.timeZone;
     return {
       tasks: parseTasks(page),
       count: page.count,

@@ -1,0 +1,113 @@
+import type { Placeholder, SQL } from "drizzle-orm";
+import { integer, type SQLiteColumnBuilderBase, text } from "drizzle-orm/sqlite-core";
+import type * as z from "zod";
+import { nowSql } from "../../db/clock";
+import { Completed, Due, Important, ListId, Notes, Reminder, Repeat, TaskId, Timestamp, Title } from "./values";
+
+/**
+ * Every field of a task, declared once. The tasks table (db/schema.ts), the zod schemas Task, TaskInput
+ * and TaskPatch (schemas.ts), the JSON both toTask and SQLite build (row.ts), the insert and update
+ * column lists, idempotent replays and the next occurrence of a repeating task all derive from here.
+ * The key is the JSON name; the column carries the SQL name and type. The order is the order of the
+ * properties in every Task the API sends.
+ */
+export interface FieldDeclaration {
+  column: SQLiteColumnBuilderBase;
+  /** The schema of its value on the API; none for a column no surface shows. */
+  schema?: z.ZodType;
+  /** In Task: always there, or left out while NULL. */
+  output?: "always" | "optional";
+  /** In TaskInput (create). */
+  input?: "required" | "optional";
+  /** In TaskPatch: "set" only, or also cleared by "" ("empty") or by null ("null"). */
+  patch?: "set" | "empty" | "null";
+  /** The patch property's own description, when clearing needs saying. */
+  patchMeta?: { description: string; example?: string };
+  /** Copied from a completed repeating task to its next occurrence. */
+  repeats?: true;
+  /**
+   * Written whenever `completed` is: the SQL value for the new `completed` (a bound 1 or 0). In an
+   * UPDATE, column names read the row before the change.
+   */
+  followsCompleted?: (completed: SQL | Placeholder | number) => SQL;
+}
+
+export const taskFields = {
+  id: { column: text("id").primaryKey(), schema: TaskId, output: "always" },
+  title: {
+    column: text("title").notNull(),
+    schema: Title,
+    output: "always",
+    input: "required",
+    patch: "set",
+    repeats: true,
+  },
+  completed: {
+    column: integer("completed", { mode: "boolean" }).notNull().default(false),
+    schema: Completed,
+    output: "always",
+    patch: "set",
+  },
+  updatedAt: {
+    column: text("updated_at").notNull().default(nowSql),
+    schema: Timestamp.meta({ description: "When the task last changed. Strictly increases on every change." }),
+    output: "always",
+  },
+  important: {
+    column: integer("important", { mode: "boolean" }).notNull().default(false),
+    schema: Important,
+    output: "always",
+    input: "optional",
+    patch: "set",
+    repeats: true,
+  },
+  listId: {
+    column: text("list_id"),
+    schema: ListId,
+    output: "optional",
+    input: "optional",
+    patch: "empty",
+    patchMeta: { description: 'New list id, or "" to remove the task from its list.', example: "errands" },
+    repeats: true,
+  },
+  due: {
+    column: text("due"),
+    schema: Due,
+    output: "optional",
+    input: "optional",
+    patch: "empty",
+    patchMeta: { description: 'New due value, or "" to clear it.', example: "2026-12-24" },
+  },
+  reminder: {
+    column: text("reminder"),
+    schema: Reminder,
+    output: "optional",
+    input: "optional",
+    patch: "null",
+    patchMeta: { description: "New reminder, or null to clear it." },
+  },
+  repeat: {
+    column: text("repeat"),
+    schema: Repeat,
+    output: "optional",
+    input: "optional",
+    patch: "empty",
+    patchMeta: { description: 'New RRULE, or "" to stop repeating.', example: "FREQ=MONTHLY;BYMONTHDAY=1" },
+  },
+  notes: {
+    column: text("notes"),
+    schema: Notes,
+    output: "optional",
+    input: "optional",
+    patch: "empty",
+    patchMeta: { description: 'New notes, or "" to clear them.', example: "Bring two photos." },
+    repeats: true,
+  },
+  createdAt: { column: text("created_at").notNull().default(nowSql) },
+  /** Tombstone: set on delete so sync clients learn about it through `since`. */
+  deletedAt: { column: text("deleted_at") },
+  /** The next occurrence this task's completion created, so a retried completion can return it again. */
+  nextId: { column: text("next_id") },
+} satisfies Record<string, FieldDeclaration>;
+
+export type TaskFields = typeof taskFields;

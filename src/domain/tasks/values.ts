@@ -1,0 +1,99 @@
+import * as z from "zod";
+import { rruleProblem } from "./rrule";
+import { inSupportedYears, MIN_YEAR } from "./wall-clock";
+
+/**
+ * The schemas of single values, shared by REST (OpenAPI) and MCP (tool input/output schemas); the
+ * object schemas Task, TaskInput and TaskPatch derive from fields.ts (see schemas.ts).
+ * Lengths count Unicode code points, so a 500-emoji title is valid.
+ */
+const codePoints = (s: string) => [...s].length;
+
+/**
+ * Text up to `max` code points. A lone surrogate (legal in a JSON string, not in UTF-8) is first
+ * replaced by U+FFFD, as a UTF-8 round trip would do anyway: stored as it was, its bytes came back
+ * as three U+FFFD each, so a 500-character title grew to 1,500 and could not be sent back.
+ * `overwrite` keeps the schema a plain string in OpenAPI and the MCP tool schemas.
+ */
+const limitedText = (max: number) =>
+  z
+    .string()
+    .overwrite((s) => s.toWellFormed())
+    .refine((s) => codePoints(s) <= max, { message: `must be at most ${max} characters` })
+    .meta({ maxLength: max });
+
+export const Title = limitedText(500)
+  .refine((s) => s.trim().length > 0, { message: "must contain at least one non-space character" })
+  .meta({ description: "What the task is; not only spaces.", example: "Renew passport", minLength: 1 });
+
+export const Notes = limitedText(20000).meta({
+  description: "Free-form notes.",
+  example: "Bring two photos.",
+});
+
+export const ListId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: "must be 1 to 100 of A-Z, a-z, 0-9, _ and -" })
+  .meta({ description: "The list the task belongs to.", example: "errands" });
+
+const supportedYears = { message: `must be in the year ${MIN_YEAR} or later` };
+
+export const Due = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], {
+    error: "must be YYYY-MM-DD or an RFC 3339 date-time with offset, e.g. 2026-12-24 or 2026-12-24T09:00:00+01:00",
+  })
+  .refine(inSupportedYears, supportedYears)
+  .meta({
+    description: `\`YYYY-MM-DD\` for an all-day task, or an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`,
+    example: "2026-12-24",
+  });
+
+export const Reminder = z.iso
+  .datetime({ offset: true, error: "must be an RFC 3339 date-time with offset, e.g. 2026-12-24T08:00:00Z" })
+  .refine(inSupportedYears, supportedYears)
+  .meta({
+    description: `When to remind: an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`,
+    example: "2026-12-24T08:00:00Z",
+  });
+
+export const Repeat = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = rruleProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: `RRULE ${problem}` });
+  })
+  .meta({
+    description:
+      "An RFC 5545 RRULE value without `RRULE:`. FREQ DAILY, WEEKLY, MONTHLY or YEARLY; optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL.",
+    example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
+  });
+
+export const Important = z.boolean().meta({ description: "Flagged as important.", example: false });
+export const Completed = z.boolean().meta({ description: "Whether the task is done.", example: false });
+
+export const TaskId = z.string().min(1).max(100).meta({
+  description: "Opaque task id (a UUIDv7).",
+  example: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f",
+});
+
+export const Timestamp = z.string().meta({
+  description: "RFC 3339 UTC date-time with milliseconds, from the server's database clock.",
+  example: "2026-11-22T10:15:30.123Z",
+});
+
+export const Since = z.iso
+  .datetime({ offset: true, error: "must be an RFC 3339 date-time, e.g. the previous meta.serverTime" })
+  .meta({
+    description:
+      "Only tasks changed at or after this instant (inclusive). Pass the previous response's `meta.serverTime`. Deleted tasks come back in `meta.deleted`.",
+    example: "2026-11-22T10:15:30.123Z",
+  });
+
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x20-\x7E]{1,255}$/, { message: "must be 1 to 255 printable ASCII characters" })
+  .meta({
+    description:
+      "A unique value per intended creation, e.g. a UUID. A retry with the same key and the same body within 24 hours returns the first result and creates nothing; the same key with a different body is refused.",
+    example: "5f0c6a1e-3b7d-4c2a-9e8f-1a2b3c4d5e6f",
+  });
