@@ -1,4 +1,4 @@
-import type { Placeholder, SQL } from "drizzle-orm";
+import { type Placeholder, type SQL, sql } from "drizzle-orm";
 import { integer, type SQLiteColumnBuilderBase, text } from "drizzle-orm/sqlite-core";
 import type * as z from "zod";
 import { nowSql } from "../../db/clock";
@@ -102,6 +102,13 @@ export const taskFields = {
     patch: "empty",
     patchMeta: { description: 'New notes, or "" to clear them.', example: "Bring two photos." },
     repeats: true,
+  },
+  completedAt: {
+    column: text("completed_at"),
+    schema: Timestamp.meta({ description: "When the task was completed (database clock); absent while it is open." }),
+    output: "optional",
+    // Set when the task becomes completed (kept when it already was), cleared when it is reopened.
+    followsCompleted: (completed) => sql`iif(${completed}, iif(completed, completed_at, ${nowSql}), NULL)`,
   },
   createdAt: { column: text("created_at").notNull().default(nowSql) },
   /** Tombstone: set on delete so sync clients learn about it through `since`. */
