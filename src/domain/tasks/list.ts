@@ -1,4 +1,4 @@
-import { and, asc, eq, getTableColumns, gt, gte, isNotNull, isNull, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, gte, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { nowSql } from "../../db/clock";
 import type { Db } from "../../db/client";
 import { isTooBig } from "../../db/faults";
@@ -17,6 +17,10 @@ export interface ListTasksQuery {
   since?: string;
   completed?: boolean;
   listId?: string;
+  important?: boolean;
+  /** Dates (YYYY-MM-DD), inclusive, compared with the date `due` is written with. */
+  dueBefore?: string;
+  dueAfter?: string;
   limit?: number;
   cursor?: string;
 }
@@ -37,6 +41,9 @@ type ListingValues = {
   since?: string;
   completed?: boolean;
   listId?: string;
+  important?: boolean;
+  dueBefore?: string;
+  dueAfter?: string;
   cursorId?: string;
   limit?: number;
   limitPlusOne?: number;
@@ -49,6 +56,9 @@ interface ListingShape {
   since: boolean;
   completed: boolean;
   listId: boolean;
+  important: boolean;
+  dueBefore: boolean;
+  dueAfter: boolean;
   cursor: boolean;
   limit: boolean;
   /** The tasks' JSON in a statement of chunks, not in the page's row (listing-chunks.ts). */
@@ -57,11 +67,17 @@ interface ListingShape {
 
 type Scope = KeyScope<ListingValues>;
 
+const dueDate = sql<string>`substr(${tasks.due}, 1, 10)`;
+
 function liveTasksWhere({ values: v, account }: Scope, shape: ListingShape, owner = account) {
   const filters: (SQL | undefined)[] = [eq(tasks.accountId, owner), isNull(tasks.deletedAt)];
   if (shape.since) filters.push(gte(tasks.updatedAt, v.since));
   if (shape.completed) filters.push(eq(tasks.completed, v.completed));
   if (shape.listId) filters.push(eq(tasks.listId, v.listId));
+  if (shape.important) filters.push(eq(tasks.important, v.important));
+  // A due date-time counts on the day it is written with (its own offset), as a person reads it.
+  if (shape.dueBefore) filters.push(lte(dueDate, v.dueBefore));
+  if (shape.dueAfter) filters.push(gte(dueDate, v.dueAfter));
   if (shape.cursor) filters.push(gt(tasks.id, v.cursorId));
   return and(...filters);
 }
@@ -177,6 +193,9 @@ async function runListing(caller: Caller, query: ListTasksQuery, chunked: boolea
     since: since !== undefined,
     completed: query.completed !== undefined,
     listId: query.listId !== undefined,
+    important: query.important !== undefined,
+    dueBefore: query.dueBefore !== undefined,
+    dueAfter: query.dueAfter !== undefined,
     cursor: cursor !== undefined,
     limit: query.limit !== undefined,
     chunked,
@@ -185,6 +204,9 @@ async function runListing(caller: Caller, query: ListTasksQuery, chunked: boolea
     since,
     completed: query.completed,
     listId: query.listId,
+    important: query.important,
+    dueBefore: query.dueBefore,
+    dueAfter: query.dueAfter,
     cursorId: cursor?.id,
     limit: query.limit,
     limitPlusOne: query.limit === undefined ? undefined : query.limit + 1,

@@ -68,6 +68,9 @@ export const Repeat = z
     example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
   });
 
+/** A calendar day, as filters take it: compared with the date a task's `due` is written with. */
+export const Day = z.iso.date({ error: "must be a date, YYYY-MM-DD" }).meta({ example: "2026-12-24" });
+
 export const Important = z.boolean().meta({ description: "Flagged as important.", example: false });
 export const Completed = z.boolean().meta({ description: "Whether the task is done.", example: false });
 

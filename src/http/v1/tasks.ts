@@ -5,7 +5,7 @@ import { etagOf } from "../../domain/tasks/etag";
 import { listTasksAs } from "../../domain/tasks/list";
 import { createTaskAs, deleteTaskAs, getTaskAs, updateTaskAs } from "../../domain/tasks/write";
 import { Task, TaskInput, TaskPatch, Tombstone } from "../../domain/tasks/schemas";
-import { IdempotencyKey, ListId, Since, TaskId } from "../../domain/tasks/values";
+import { Day, IdempotencyKey, ListId, Since, TaskId } from "../../domain/tasks/values";
 import type { AppEnv } from "../../env";
 import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
 import { errorResponses } from "../problem";
@@ -42,6 +42,20 @@ const ListQuery = z.object({
     .optional()
     .openapi({ description: "Only completed (`true`) or open (`false`) tasks.", example: "false" }),
   listId: ListId.optional().openapi({ description: "Only tasks of this list." }),
+  important: z
+    .enum(["true", "false"])
+    .transform((v) => v === "true")
+    .optional()
+    .openapi({ description: "Only important (`true`) or other (`false`) tasks.", example: "true" }),
+  dueBefore: Day.optional().openapi({
+    description:
+      "Only tasks due on or before this date (inclusive). A due date-time counts on the date it is written with.",
+    example: "2026-12-31",
+  }),
+  dueAfter: Day.optional().openapi({
+    description: "Only tasks due on or after this date (inclusive). Tasks without `due` are left out by either filter.",
+    example: "2026-12-01",
+  }),
   limit: z.coerce.number().int().min(1).max(500).optional().openapi({
     description:
       "Page size, 1 to 500. Without it, every matching task is returned in one response. With it, pages are in creation order.",

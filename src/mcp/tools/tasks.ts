@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { Task, TaskInput, TaskPatch, Tombstone } from "../../domain/tasks/schemas";
-import { Completed, IdempotencyKey, ListId, Since, TaskId, Timestamp } from "../../domain/tasks/values";
+import { Completed, Day, IdempotencyKey, ListId, Since, TaskId, Timestamp } from "../../domain/tasks/values";
 import { completeTaskAs } from "../../domain/tasks/complete";
 import { listTasksAs, parseTasks } from "../../domain/tasks/list";
 import { createTaskAs, deleteTaskAs, updateTaskAs } from "../../domain/tasks/write";
@@ -22,10 +22,14 @@ export const listTasksTool = defineTool({
   name: "list_tasks",
   title: "List tasks",
   description:
-    "Lists the user's tasks (creation order) with the account's `timeZone` and `today`: resolve relative dates like \"tomorrow\" with them. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.",
+    "Lists the user's tasks (creation order) with the account's `timeZone` and `today`: resolve relative dates like \"tomorrow\" with them. Filters combine; due dates are inclusive. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.",
   input: z.strictObject({
     completed: Completed.optional().meta({ description: "true: only done tasks; false: only open ones." }),
     listId: ListId.optional().meta({ description: "Only this list's tasks." }),
+    important: z.boolean().optional(),
+    // Inclusive; said once in the description rather than per property (tokens).
+    dueBefore: Day.optional(),
+    dueAfter: Day.optional(),
     since: Since.optional().meta({ description: "`serverTime` of an earlier result." }),
     limit: z.number().int().min(1).max(200).default(50).meta({ description: "Page size." }),
     cursor: z.string().max(1000).optional().meta({ description: "`nextCursor` of the previous page." }),
