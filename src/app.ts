@@ -6,11 +6,9 @@ import { AppError, isAppError } from "./domain/errors";
 import type { AppEnv } from "./env";
 import { createAccountApp } from "./http/account";
 import { createAdminApp } from "./http/admin";
-import { PRIVATE_CORS_PATHS, PUBLIC_CORS_PATHS, privateCors, publicCors } from "./http/cors";
-import { registerBenchRoutes } from "./http/bench";
+import { createBenchApp } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
 import { problemResponse } from "./http/problem";
-import { limitAuthByIp } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { createV1App } from "./http/v1/app";
 
@@ -43,17 +41,13 @@ export function createApp() {
     c.set("db", createDb(c.env.DB));
     await next();
   });
-  // Origin checks first, then rate limits: a refused request costs nothing. Each sub-app then
-  // judges credentials before bodies (jsonBodies, mounted after its guard): 401, then 403, then 400.
-  for (const path of PUBLIC_CORS_PATHS) app.use(path, publicCors);
-  for (const path of PRIVATE_CORS_PATHS) app.use(path, privateCors);
-  for (const path of ["/auth/signup", "/auth/login"]) app.use(path, limitAuthByIp);
-
+  // Every sub-app brings its routes' guards (origin policy, credentials, rate limits, body rules),
+  // each route registered under its access: src/http/access.ts.
   app.route("/api/v1", createV1App());
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
   app.route("/", createEntryPointsApp());
-  registerBenchRoutes(app);
+  app.route("/", createBenchApp());
 
   app.onError((e, c) => problemResponse(c, toAppError(e)));
   app.notFound((c) => problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));

@@ -10,7 +10,7 @@ import { errorResponses } from "./problem";
 import { reauthenticate } from "./sign-in";
 import { jsonBody } from "./validation";
 
-/** The account's data as a whole: take it out (GDPR art. 15, 20), erase it (art. 17). Guards come from createAccountApp. */
+/** The account's data as a whole: take it out (GDPR art. 15, 20), erase it (art. 17). Guards: SESSION (access.ts). */
 
 const Erasure = z.strictObject({
   password: GivenPassword.openapi({ description: "The account's password, asked again." }),

@@ -7,7 +7,7 @@ import { body, GivenPassword, json, NewPassword, session, SessionSummary } from 
 import { errorResponses } from "./problem";
 import { reauthenticate } from "./sign-in";
 
-/** The account's sessions (see them, end one: a lost laptop) and its password. Guards come from createAccountApp. */
+/** The account's sessions (see them, end one: a lost laptop) and its password. Guards: SESSION (access.ts). */
 
 const PasswordChange = z.strictObject({
   currentPassword: GivenPassword,

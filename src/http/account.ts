@@ -1,25 +1,17 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import type { MiddlewareHandler } from "hono";
 import * as z from "zod";
 import { getAccount, logIn, logOut, signUp, updateAccount } from "../domain/accounts/service";
 import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/service";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
-import { requireSession } from "./auth";
-import { limitAccount } from "./rate-limit";
+import { routesFor, SESSION, SIGN_IN, SIGN_OUT } from "./access";
 import { limitLogin, rememberDevice } from "./sign-in";
 import { errorResponses } from "./problem";
-import { defaultHook, jsonBodies } from "./validation";
 import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 
 /** Routes for the account page. They take session tokens, never API keys. */
-
-const noStore: MiddlewareHandler = async (c, next) => {
-  c.header("Cache-Control", "no-store");
-  await next();
-};
 
 const Credentials = z.strictObject({
   email: z.email({ error: "must be an email address" }).max(254),
@@ -61,16 +53,16 @@ const NewApiKey = z.strictObject({
     .optional(),
 });
 
+/** Each group under its access (access.ts): sign-in is public, the rest needs the session. */
 export function createAccountApp() {
-  const app = new OpenAPIHono<AppEnv>({ defaultHook });
+  const app = new OpenAPIHono<AppEnv>();
+  app.route("/", routesFor(SIGN_IN, registerSignInRoutes));
+  app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
+  app.route("/", routesFor(SESSION, registerAccountRoutes, registerSecurityRoutes, registerDataRoutes));
+  return app;
+}
 
-  // Session tokens, API keys and the account's own data: never kept by a browser or shared cache.
-  for (const path of ["/auth/*", "/account/*"]) app.use(path, noStore);
-  // The session, then its account's rate limit, then the body: 401, then 429, then 400.
-  app.use("/account/*", requireSession, limitAccount, jsonBodies());
-  app.use("/auth/logout", requireSession);
-  for (const path of ["/auth/signup", "/auth/login"]) app.use(path, jsonBodies());
-
+function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
       method: "post",
@@ -114,7 +106,9 @@ export function createAccountApp() {
       return c.json(signedIn, 200);
     },
   );
+}
 
+function registerSignOutRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
       method: "post",
@@ -128,7 +122,9 @@ export function createAccountApp() {
       return c.body(null, 204);
     },
   );
+}
 
+function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
   const accountOrThrow = async (c: { var: AppEnv["Variables"] }) => {
     const account = await getAccount(c.var.db, c.var.actor.accountId);
     if (!account) throw new AppError("unauthorized", "The account no longer exists.");
@@ -222,8 +218,4 @@ export function createAccountApp() {
       return c.body(null, 204);
     },
   );
-
-  registerSecurityRoutes(app);
-  registerDataRoutes(app);
-  return app;
 }

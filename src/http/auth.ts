@@ -3,6 +3,8 @@ import type { Context, MiddlewareHandler } from "hono";
 import { type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
 import { type Caller, judge, type Outcome } from "../domain/tasks/statements";
 import { authenticateSession } from "../domain/accounts/service";
+import { sha256Hex, timingSafeEqual } from "../domain/crypto";
+import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { failedKeyAttempt, limitApiKey } from "./rate-limit";
 import { defaultHook } from "./validation";
@@ -75,5 +77,18 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
   c.set("sessionId", session.sessionId);
   c.set("actor", { accountId: session.accountId, maxActive: false, timeZone: "UTC" });
+  await next();
+};
+
+/** Operator routes: the ADMIN_TOKEN secret as a bearer token. Without the secret they do not exist (404). */
+export const requireAdminToken: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const expected = c.env.ADMIN_TOKEN;
+  if (!expected) throw new AppError("not_found", "No such route.");
+  const given = bearerToken(c) ?? "";
+  // Compare digests so neither length nor content leaks through timing.
+  const [a, b] = await Promise.all([sha256Hex(given), sha256Hex(expected)]);
+  if (!timingSafeEqual(new TextEncoder().encode(a), new TextEncoder().encode(b))) {
+    throw new AppError("unauthorized", "The admin token is missing or wrong.");
+  }
   await next();
 };

@@ -2,14 +2,18 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
+import { PUBLIC, routesFor } from "./access";
 
 export const BENCH_D1_PATH = "/_bench/d1";
 
 /**
  * Benchmark-only routes (`npm run bench`). They sit outside /api/v1 and are plain Hono routes,
- * so they never appear in the OpenAPI document, and they answer 404 unless BENCH_ROUTES is "on".
+ * so they never appear in the OpenAPI document, and they answer 404 unless BENCH_ROUTES is "on":
+ * that switch, not a credential, is their guard.
  */
-export function registerBenchRoutes(app: OpenAPIHono<AppEnv>) {
+export const createBenchApp = () => routesFor(PUBLIC, registerBenchRoutes);
+
+function registerBenchRoutes(app: OpenAPIHono<AppEnv>) {
   // Baseline (b): the cost of the app stack plus exactly one trivial D1 round trip. With `?pad=N`
   // the body is padded to N bytes (at most 1 MB): (b) with the payload of a real route, which tells
   // a route's own work from the cost of moving its bytes.

@@ -6,14 +6,10 @@ import type { AppEnv } from "../env";
 /**
  * Browser access. Public, credential-free documents are readable from any origin; the task,
  * account and admin routes only from this site itself, hostnames listed in ALLOWED_ORIGINS,
- * and localhost pages when the Worker itself runs on localhost (wrangler dev).
- * /mcp applies its own Origin check in src/mcp/handler.ts.
+ * and localhost pages when the Worker itself runs on localhost (wrangler dev). Which routes get
+ * which policy is part of their access (access.ts); calendars, /SKILL.md and /llms.txt set `*`
+ * themselves, and /mcp applies its own Origin check in src/mcp/handler.ts.
  */
-
-/** The discovery root and the OpenAPI document. Calendars, /SKILL.md and /llms.txt set `*` themselves. */
-export const PUBLIC_CORS_PATHS = ["/api/v1", "/api/v1/openapi.json"];
-// Hono's `/x/*` also matches `/x` itself: one pattern each, or the middleware runs twice.
-export const PRIVATE_CORS_PATHS = ["/api/v1/tasks/*", "/auth/*", "/account/*", "/admin/*"];
 
 export const publicCors = cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86400 });
 

@@ -1,4 +1,3 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { AppError, isAppError } from "../domain/errors";
 import type { AppEnv } from "../env";
@@ -19,7 +18,7 @@ export interface RatePolicy {
 }
 
 export const RATE_POLICIES = {
-  /** Per API key on /api/v1/tasks* and /mcp. */
+  /** Per API key on the API-key routes (access.ts: API_KEY) and /mcp. */
   perKey: { name: "per-key", binding: "KEY_LIMITER", quota: 120, window: 60 },
   /** Per client IP on /auth/login, /auth/signup, and (separately counted) failed API-key attempts. */
   perIp: { name: "per-ip", binding: "IP_LIMITER", quota: 10, window: 60 },
@@ -163,30 +162,31 @@ const header = (description: string, example: string) => ({
   schema: { type: "string" as const, example },
 });
 
-/** The limits in the OpenAPI document: 429 and the RateLimit headers on every task operation. */
-export function documentRateLimits(app: OpenAPIHono<AppEnv>, pathPrefix = "/tasks") {
-  const { perKey, perIp } = RATE_POLICIES;
-  const rateHeaders = {
-    "RateLimit-Policy": header(
-      `The quota: ${perKey.quota} requests per ${perKey.window} s per API key.`,
-      `"per-key";q=${perKey.quota};w=${perKey.window}`,
-    ),
-    RateLimit: header(
-      "Remaining requests (`r`, approximate) and seconds until the window resets (`t`).",
-      `"per-key";r=119;t=42`,
-    ),
-  };
-  const tooMany = {
-    description: `\`rate_limited\`: more than ${perKey.quota} requests per API key per ${perKey.window} s, or more than ${perIp.quota} failed API-key attempts per client IP per ${perIp.window} s. Wait \`Retry-After\` seconds.`,
-    headers: { "Retry-After": header("Seconds to wait before retrying.", "17") },
-    content: { "application/problem+json": { schema: Problem } },
-  };
-  for (const definition of app.openAPIRegistry.definitions) {
-    if (definition.type !== "route" || !definition.route.path.startsWith(pathPrefix)) continue;
-    const responses = definition.route.responses as Record<string, { headers?: object }>;
-    for (const [status, response] of Object.entries(responses)) {
-      if (status.startsWith("2")) responses[status] = { ...response, headers: { ...response.headers, ...rateHeaders } };
-    }
-    responses["429"] = tooMany;
+const { perKey, perIp } = RATE_POLICIES;
+
+const keyRateHeaders = {
+  "RateLimit-Policy": header(
+    `The quota: ${perKey.quota} requests per ${perKey.window} s per API key.`,
+    `"per-key";q=${perKey.quota};w=${perKey.window}`,
+  ),
+  RateLimit: header(
+    "Remaining requests (`r`, approximate) and seconds until the window resets (`t`).",
+    `"per-key";r=119;t=42`,
+  ),
+};
+
+const keyTooMany = {
+  description: `\`rate_limited\`: more than ${perKey.quota} requests per API key per ${perKey.window} s, or more than ${perIp.quota} failed API-key attempts per client IP per ${perIp.window} s. Wait \`Retry-After\` seconds.`,
+  headers: { "Retry-After": header("Seconds to wait before retrying.", "17") },
+  content: { "application/problem+json": { schema: Problem } },
+};
+
+/** The per-key limit in the OpenAPI document: the RateLimit headers on each success, and 429. */
+export function documentKeyRateLimit(route: { responses: object }) {
+  const responses = route.responses as Record<string, { headers?: object }>;
+  for (const [status, response] of Object.entries(responses)) {
+    if (status.startsWith("2"))
+      responses[status] = { ...response, headers: { ...response.headers, ...keyRateHeaders } };
   }
+  responses["429"] = keyTooMany;
 }

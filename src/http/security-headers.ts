@@ -31,3 +31,9 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.res = copy;
   }
 };
+
+/** Session tokens, API keys and the account's own data: never kept by a browser or a shared cache. */
+export const noStore: MiddlewareHandler = async (c, next) => {
+  c.header("Cache-Control", "no-store");
+  await next();
+};

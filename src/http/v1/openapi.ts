@@ -1,9 +1,11 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import type { AppEnv } from "../../env";
 import { absoluteUrl } from "../public-origin";
 import { API_VERSION } from "./root";
 
-export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>) {
+/** GET /openapi.json on `app`: the document of every route registered on `v1`, generated per request. */
+export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, v1: OpenAPIHono<AppEnv>) {
   v1.openAPIRegistry.registerComponent("securitySchemes", "bearerAuth", {
     type: "http",
     scheme: "bearer",
@@ -11,7 +13,7 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>) {
     description:
       "A personal API key from the account page's AI connection section (`todo_live_…`). Task operations also need an active Max membership. Session tokens are refused.",
   });
-  v1.doc31("/openapi.json", (c) => ({
+  const documentConfig = (c: Context<AppEnv>) => ({
     openapi: "3.1.0",
     info: {
       title: "Todo & Calendars API",
@@ -27,5 +29,6 @@ export function registerOpenApiDocument(v1: OpenAPIHono<AppEnv>) {
       { name: "Tasks", description: "Personal tasks. Bearer API key and active Max membership." },
       { name: "Calendars", description: "Public holiday calendar packs. No credentials." },
     ],
-  }));
+  });
+  app.get("/openapi.json", (c) => c.json(v1.getOpenAPI31Document(documentConfig(c))));
 }
