@@ -68,6 +68,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       method: "post",
       path: "/auth/signup",
       operationId: "signUp",
+      security: [],
       request: body(Credentials),
       responses: {
         201: { description: "Signed up and signed in.", ...json(SessionResult) },
@@ -88,6 +89,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       method: "post",
       path: "/auth/login",
       operationId: "logIn",
+      security: [],
       request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
       responses: {
         200: { description: "Signed in.", ...json(SessionResult) },
