@@ -12,7 +12,7 @@ import { BASE } from "../helpers";
  * /mcp (which src/index.ts serves outside Hono) is either declared public or refuses a request
  * without credentials with 401 problem+json. "Declared public" is read from the code, never from a
  * list here: the access a route was registered under (src/http/access.ts), or `security: []` on an
- * operation.
+ * operation. The public surface pinned below only makes a newly public route visible in review.
  */
 
 type App = ReturnType<typeof createApp>;
@@ -47,11 +47,11 @@ function honoRoutes(app: App): Route[] {
   const endpoints = [...groups.values()].filter((g) => g.method !== "ALL");
   return [...groups.values()].map(({ method, path, handlers }) => {
     const under = endpoints.filter((e) => e.path === path);
-    const isPublic =
+    const open =
       method !== "ALL"
         ? declaredPublic(handlers.at(-1))
         : handlers.every(declaredPublic) || (under.length > 0 && under.every((e) => declaredPublic(e.handlers.at(-1))));
-    return { method, path, declaredPublic: isPublic, source: "hono" };
+    return { method, path, declaredPublic: open, source: "hono" };
   });
 }
 
