@@ -6,17 +6,18 @@ import { tasks } from "../../src/db/schema";
 import { sha256Hex } from "../../src/domain/crypto";
 import {
   type Caller,
-  keyStatement,
+  taskStatement,
   runWithVerdictRow,
   runWithVerdictRows,
   type VerdictStatement,
 } from "../../src/domain/tasks/statements";
+import { getTaskAs } from "../../src/domain/tasks/write";
 import { createTask, maxUser } from "../helpers";
 
-const titles = keyStatement((scope, _shape: null) =>
+const titles = taskStatement((scope, _shape: null) =>
   scope.db.select({ title: tasks.title, verdict: scope.verdict }).from(tasks).where(eq(tasks.accountId, scope.account)),
 );
-const titlesWithoutVerdict = keyStatement((scope, _shape: null) =>
+const titlesWithoutVerdict = taskStatement((scope, _shape: null) =>
   scope.db.select({ title: tasks.title }).from(tasks).where(eq(tasks.accountId, scope.account)),
 );
 
@@ -42,6 +43,22 @@ describe("task statements (domain/tasks/statements.ts)", () => {
     });
     await expect(runWithVerdictRow(stranger, [titles(stranger, null, {})])).rejects.toMatchObject({
       code: "unauthorized",
+    });
+  });
+
+  it("scope an account judged before the verb (an OAuth connection) by that account, Max checked", async () => {
+    const [alice, bob] = [await maxUser("statements-a"), await maxUser("statements-b")];
+    await createTask(alice.key, { title: "alice's" });
+    const bobsTask = await createTask(bob.key, { title: "bob's" });
+    const db = createDb(env.DB);
+    const actor = { accountId: alice.accountId, maxActive: true, timeZone: "UTC" };
+    const asAlice: Caller = { db, auth: { actor } };
+    const { results } = await runWithVerdictRows(asAlice, [titles(asAlice, null, {})]);
+    expect(results[0]).toEqual([expect.objectContaining({ title: "alice's" })]);
+    await expect(getTaskAs(asAlice, bobsTask.id)).rejects.toMatchObject({ code: "task_not_found" });
+    const lapsed: Caller = { db, auth: { actor: { ...actor, maxActive: false } } };
+    await expect(runWithVerdictRow(lapsed, [titles(lapsed, null, {})])).rejects.toMatchObject({
+      code: "max_required",
     });
   });
 });

@@ -5,7 +5,7 @@ import { newId } from "../ids";
 import { versionsIn, type Versions } from "./etag";
 import { nextOccurrence } from "./recurrence";
 import { newRowSelect, repeatedColumns, type RowValues, setClause, toTask } from "./row";
-import { type Caller, type KeyScope, keyStatement, type Outcome, runBehindLookup, runJudged } from "./statements";
+import { type Caller, type CallerScope, taskStatement, type Outcome, runBehindLookup, runJudged } from "./statements";
 import {
   guardOf,
   notFound,
@@ -43,8 +43,8 @@ const shortcutCondition: Record<Shortcut, SQL | undefined> = {
 
 type GuardedValues = RowValues & { id: string; [version: `v${number}`]: string };
 
-const completeWithoutOccurrence = keyStatement(
-  (scope: KeyScope<GuardedValues>, [columns, guard, shortcut]: [string[], number, Shortcut]) =>
+const completeWithoutOccurrence = taskStatement(
+  (scope: CallerScope<GuardedValues>, [columns, guard, shortcut]: [string[], number, Shortcut]) =>
     scope.db
       .update(tasks)
       .set(setClause(Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]]))))
@@ -104,10 +104,10 @@ export async function completeAs(
 
 /** The values of a write guarded by the `updatedAt` it read: `seen`. */
 type SeenValues = RowValues & { id: string; seen: string };
-const whileUnchanged = (scope: KeyScope<SeenValues>) =>
+const whileUnchanged = (scope: CallerScope<SeenValues>) =>
   and(ownLiveTask(scope.account, scope.values.id), eq(tasks.updatedAt, scope.values.seen));
 
-const completeSeen = keyStatement((scope: KeyScope<SeenValues>, columns: string[]) =>
+const completeSeen = taskStatement((scope: CallerScope<SeenValues>, columns: string[]) =>
   scope.db
     .update(tasks)
     .set(setClause(Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]]))))
@@ -116,7 +116,7 @@ const completeSeen = keyStatement((scope: KeyScope<SeenValues>, columns: string[
 );
 
 /** The next occurrence, inserted only while the task it follows is unchanged (the same guard as completeSeen). */
-const insertOccurrence = keyStatement((scope: KeyScope<SeenValues & { nextId: string }>, columns: string[]) =>
+const insertOccurrence = taskStatement((scope: CallerScope<SeenValues & { nextId: string }>, columns: string[]) =>
   scope.db
     .insert(tasks)
     .select(

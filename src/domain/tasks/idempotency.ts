@@ -6,7 +6,7 @@ import { AppError } from "../errors";
 import { IDEMPOTENCY_HOURS } from "../retention";
 import { newRowSelect, type RowValues, rowFromJson, rowJsonSql, toTask } from "./row";
 import type { Task, TaskInput } from "./schemas";
-import { type Caller, judge, type KeyScope, keyStatement, type Outcome, runBehindLookup } from "./statements";
+import { type Caller, judge, type CallerScope, taskStatement, type Outcome, runBehindLookup } from "./statements";
 import { IdempotencyKey } from "./values";
 
 /** The same input always hashes the same, whatever the order of its properties. */
@@ -20,16 +20,16 @@ const canonicalJson = (input: TaskInput) =>
   );
 
 type ClaimValues = { key: string; claim: string; requestHash: string; id: string };
-type Scope = KeyScope<ClaimValues>;
+type Scope = CallerScope<ClaimValues>;
 const thisKey = ({ account, values }: Scope) =>
   and(eq(idempotencyKeys.accountId, account), eq(idempotencyKeys.key, values.key));
 const ours = (scope: Scope) => and(thisKey(scope), eq(idempotencyKeys.claim, scope.values.claim));
 
-const expireKey = keyStatement((scope: Scope) =>
+const expireKey = taskStatement((scope: Scope) =>
   scope.db.delete(idempotencyKeys).where(and(thisKey(scope), lte(idempotencyKeys.expiresAt, nowSql))),
 );
 
-const claimKey = keyStatement(({ db, account, values: v }: Scope) =>
+const claimKey = taskStatement(({ db, account, values: v }: Scope) =>
   db
     .insert(idempotencyKeys)
     .select(
@@ -41,7 +41,7 @@ const claimKey = keyStatement(({ db, account, values: v }: Scope) =>
 );
 
 /** The task, inserted only if this request's claim won: the same new row as an ordinary create. */
-const insertClaimed = keyStatement((scope: KeyScope<ClaimValues & RowValues>, columns: string[]) =>
+const insertClaimed = taskStatement((scope: CallerScope<ClaimValues & RowValues>, columns: string[]) =>
   scope.db.insert(tasks).select(
     sql`SELECT ${newRowSelect({
       ...Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]])),
@@ -51,14 +51,14 @@ const insertClaimed = keyStatement((scope: KeyScope<ClaimValues & RowValues>, co
   ),
 );
 
-const storeResponse = keyStatement((scope: Scope) =>
+const storeResponse = taskStatement((scope: Scope) =>
   scope.db
     .update(idempotencyKeys)
     .set({ response: sql`(SELECT ${rowJsonSql} FROM ${tasks} WHERE ${tasks.id} = ${scope.values.id})` })
     .where(ours(scope)),
 );
 
-const readRecord = keyStatement((scope: Scope) => scope.db.select().from(idempotencyKeys).where(thisKey(scope)));
+const readRecord = taskStatement((scope: Scope) => scope.db.select().from(idempotencyKeys).where(thisKey(scope)));
 
 /**
  * Creates a task at most once per (account, key) within 24 hours. One batch claims the key,

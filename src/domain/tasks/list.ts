@@ -11,7 +11,7 @@ import { heldListing, type ListedPage, pageToServe } from "./listing-cache";
 import { chunkQuery, joinChunks } from "./listing-chunks";
 import { taskArraySql } from "./row";
 import type { Task } from "./schemas";
-import { type Caller, type KeyScope, keyStatement, type Outcome, runWithVerdictRow } from "./statements";
+import { type Caller, type CallerScope, taskStatement, type Outcome, runWithVerdictRow } from "./statements";
 
 export interface ListTasksQuery {
   since?: string;
@@ -65,7 +65,7 @@ interface ListingShape {
   chunked: boolean;
 }
 
-type Scope = KeyScope<ListingValues>;
+type Scope = CallerScope<ListingValues>;
 
 const dueDate = sql<string>`substr(${tasks.due}, 1, 10)`;
 
@@ -105,7 +105,7 @@ const paged = (shape: ListingShape) => shape.limit || shape.cursor;
  * own alias: D1 batch results are keyed by column name, and two `count(*)` columns would collapse.
  * Scoped by the key's account only while its tasks changed since the page this isolate holds.
  */
-const listingPage = keyStatement((scope: Scope, shape: ListingShape) => {
+const listingPage = taskStatement((scope: Scope, shape: ListingShape) => {
   const { db, values: v } = scope;
   const where = liveTasksWhere(scope, shape, scope.accountChangedSince(v.knownVersion));
   const clock = { now: sql<string>`${nowSql}`.as("now"), verdict: scope.verdict };
@@ -135,7 +135,7 @@ const listingPage = keyStatement((scope: Scope, shape: ListingShape) => {
 });
 
 /** The page's tasks' JSON in chunk rows, for a listing too large for one SQLite value. */
-const listingChunks = keyStatement((scope: Scope, shape: ListingShape) => {
+const listingChunks = taskStatement((scope: Scope, shape: ListingShape) => {
   const where = liveTasksWhere(scope, shape);
   if (!paged(shape)) return chunkQuery(scope.db, tasks, where, wholeListOrder);
   const { ranked, visible } = rankedRows(scope.db, where, shape, scope.values);
@@ -143,7 +143,7 @@ const listingChunks = keyStatement((scope: Scope, shape: ListingShape) => {
 });
 
 /** The tombstones of a `since` sync. */
-const listingTombstones = keyStatement(({ db, account, values: v }: Scope, _shape: ListingShape) =>
+const listingTombstones = taskStatement(({ db, account, values: v }: Scope, _shape: ListingShape) =>
   db
     .select({ id: tasks.id, deletedAt: tasks.deletedAt })
     .from(tasks)
@@ -214,8 +214,10 @@ async function runListing(caller: Caller, query: ListTasksQuery, chunked: boolea
   };
   // A page this isolate already read is served again while D1 reports the account's tasks unchanged
   // (listing-cache.ts). Not for `since` syncs: their tombstones are a second statement. Nor chunked
-  // listings: they are far above what the cache holds.
-  const cacheKey = !since && !chunked ? `${caller.keyHash} ${JSON.stringify([shape, values])}` : undefined;
+  // listings: they are far above what the cache holds. Only for API keys: the version to check comes
+  // with the key's verdict.
+  const cacheKey =
+    "keyHash" in caller && !since && !chunked ? `${caller.keyHash} ${JSON.stringify([shape, values])}` : undefined;
   const held = cacheKey ? heldListing(cacheKey) : undefined;
   values.knownVersion = held?.version ?? "";
   const { auth, results } = await runWithVerdictRow(caller, [

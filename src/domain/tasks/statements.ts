@@ -1,4 +1,4 @@
-import type { SQL } from "drizzle-orm";
+import { type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Db } from "../../db/client";
 import { compiled, type Placeholders } from "../../db/compiled";
@@ -16,17 +16,21 @@ import {
 } from "../api-keys/service";
 
 /**
- * The one way a task verb builds and runs its statements. Every task request comes with an API key
+ * The one way a task verb builds and runs its statements. Most task requests come with an API key
  * (REST and MCP alike) whose lookup (key, account, Max membership) has not run yet: it rides in the
  * verb's own D1 batch, so authentication costs no round trip of its own. Every statement is scoped by
  * the key's account as SQL, which is NULL for a refused key, so nothing is read or written for it
- * whatever the verb does with the answer.
+ * whatever the verb does with the answer. An OAuth connection on /mcp is judged before the verb
+ * (mcp/handler.ts): its statements are scoped by the account it found.
  */
 
 export type Statement = BatchItem<"sqlite">;
 
-/** Who a task verb acts for: an API key, by its SHA-256. */
-export interface Caller {
+/** Who a task verb acts for: an API key not judged yet, or an account already judged. */
+export type Caller = KeyCaller | AccountCaller;
+
+/** An API key, by its SHA-256. */
+export interface KeyCaller {
   db: Db;
   keyHash: string;
   /**
@@ -36,6 +40,12 @@ export interface Caller {
   onAuthenticated?(auth: KeyAuthentication): void;
 }
 
+/** An account whose credential was judged before the verb (an OAuth connection): its actor, and lastUsedAt to refresh. */
+export interface AccountCaller {
+  db: Db;
+  auth: KeyAuthentication;
+}
+
 /** A verb's result, and the key's authentication (its actor, and lastUsedAt to refresh). */
 export interface Outcome<T> {
   value: T;
@@ -43,7 +53,7 @@ export interface Outcome<T> {
 }
 
 /** What a statement is built from: SQL for the key's scope, and a placeholder per value it binds. */
-export interface KeyScope<V> {
+export interface CallerScope<V> {
   db: Db;
   /** The key's account while the key is live and its Max membership active; NULL otherwise. */
   account: SQL;
@@ -67,34 +77,45 @@ export type VerdictStatement = Statement & { readonly [carriesVerdict]: true };
  * shape is every choice `build` makes. A query whose rows select `scope.verdict` comes out as a
  * VerdictStatement: leaving the verdict out of a statement that must lead a run does not compile.
  */
-export function keyStatement<S, V extends Record<string, unknown>, Q extends { prepare(): unknown }>(
-  build: (scope: KeyScope<V>, shape: S) => Q,
+export function taskStatement<S, V extends Record<string, unknown>, Q extends { prepare(): unknown }>(
+  build: (scope: CallerScope<V>, shape: S) => Q,
 ): (caller: Caller, shape: S, values: V) => Q extends CarriesVerdict ? VerdictStatement : Statement {
-  const byShape = new Map<string, ReturnType<typeof compiled<V & { keyHash: string }>>>();
+  const byShape = new Map<string, ReturnType<typeof compiled<V & { credential: string }>>>();
   return (caller, shape, values) => {
-    const name = JSON.stringify(shape) ?? "";
+    const byKey = "keyHash" in caller;
+    const name = `${byKey ? "key" : "account"} ${JSON.stringify(shape) ?? ""}`;
     let statement = byShape.get(name);
     if (!statement) {
-      statement = compiled<V & { keyHash: string }>((db, p) =>
-        build(
-          {
-            db,
-            account: keyAccountSql(p.keyHash),
-            accountChangedSince: (knownVersion) => keyAccountChangedSql(p.keyHash, knownVersion),
-            verdict: keyVerdictSql(p.keyHash).as("verdict"),
-            values: p,
-          },
-          shape,
-        ),
+      statement = compiled<V & { credential: string }>((db, p) =>
+        build(byKey ? keyScope(db, p, p.credential) : accountScope(db, p, p.credential), shape),
       );
       byShape.set(name, statement);
     }
-    const bound: Record<string, unknown> = { keyHash: caller.keyHash };
+    const bound: Record<string, unknown> = { credential: byKey ? caller.keyHash : caller.auth.actor.accountId };
     for (const [name, value] of Object.entries(values))
       bound[name] = typeof value === "boolean" ? Number(value) : value;
-    return statement.with(caller.db, bound as V & { keyHash: string }) as never;
+    return statement.with(caller.db, bound as V & { credential: string }) as never;
   };
 }
+
+/** A key's scope: its account and verdict as SQL over its hash. */
+const keyScope = <V>(db: Db, values: Placeholders<V>, keyHash: Placeholder): CallerScope<V> => ({
+  db,
+  account: keyAccountSql(keyHash),
+  accountChangedSince: (knownVersion) => keyAccountChangedSql(keyHash, knownVersion),
+  verdict: keyVerdictSql(keyHash).as("verdict"),
+  values,
+});
+
+/** A judged account's scope: the account itself, and no verdict to carry (NULL). */
+const accountScope = <V>(db: Db, values: Placeholders<V>, accountId: Placeholder): CallerScope<V> => ({
+  db,
+  account: sql`${accountId}`,
+  accountChangedSince: (knownVersion) =>
+    sql`(SELECT a.id FROM accounts a WHERE a.id = ${accountId} AND a.tasks_version IS NOT ${knownVersion})`,
+  verdict: sql<string | null>`NULL`.as("verdict"),
+  values,
+});
 
 export interface Judged {
   auth: KeyAuthentication;
@@ -102,7 +123,7 @@ export interface Judged {
 }
 
 /** The key's verdict, told to the caller and judged: 401 or 403, or the key's authentication. */
-function judged(caller: Caller, rows: KeyActorRow[]): KeyAuthentication {
+function judged(caller: KeyCaller, rows: KeyActorRow[]): KeyAuthentication {
   const auth = toKeyAuthentication(caller.db, rows);
   caller.onAuthenticated?.(auth);
   requireMax(auth.actor);
@@ -111,8 +132,15 @@ function judged(caller: Caller, rows: KeyActorRow[]): KeyAuthentication {
 
 const verdictOf = (rows: unknown) => (rows as { verdict: string | null }[])[0]?.verdict ?? null;
 
+/** An account judged before the verb: Max is checked here, and the statements run as they are. */
+async function runForAccount(caller: AccountCaller, statements: Statement[]): Promise<Judged> {
+  requireMax(caller.auth.actor);
+  return { auth: caller.auth, results: await caller.db.batch(statements as [Statement, ...Statement[]]) };
+}
+
 /** Runs statements behind the key's lookup, a statement of its own at the head of the batch. */
 export async function runBehindLookup(caller: Caller, statements: Statement[]): Promise<Judged> {
+  if (!("keyHash" in caller)) return runForAccount(caller, statements);
   const [actorRows, ...results] = await caller.db.batch([keyActorQuery(caller.db, caller.keyHash), ...statements]);
   return { auth: judged(caller, actorRows as KeyActorRow[]), results };
 }
@@ -122,6 +150,7 @@ export async function runWithVerdictRow(
   caller: Caller,
   statements: [VerdictStatement, ...Statement[]],
 ): Promise<Judged> {
+  if (!("keyHash" in caller)) return runForAccount(caller, statements);
   const results = await caller.db.batch(statements);
   return { auth: judged(caller, keyVerdictRows(verdictOf(results[0]))), results };
 }
@@ -137,6 +166,7 @@ export async function runWithVerdictRows(
   caller: Caller,
   statements: [VerdictStatement, ...Statement[]],
 ): Promise<Judged> {
+  if (!("keyHash" in caller)) return runForAccount(caller, statements);
   const [rows] = await caller.db.batch([statements[0]]);
   if ((rows as unknown[]).length) return { auth: judged(caller, keyVerdictRows(verdictOf(rows))), results: [rows] };
   return runBehindLookup(caller, statements);
@@ -147,6 +177,10 @@ export async function runWithVerdictRows(
  * (credentials before input), where no verb's batch runs to carry the lookup.
  */
 export async function judge(caller: Caller): Promise<KeyAuthentication> {
+  if (!("keyHash" in caller)) {
+    requireMax(caller.auth.actor);
+    return caller.auth;
+  }
   const auth = await authenticateKeyHash(caller.db, caller.keyHash);
   caller.onAuthenticated?.(auth);
   requireMax(auth.actor);

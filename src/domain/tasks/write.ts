@@ -8,7 +8,7 @@ import { versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
 import { inputColumns, newRowSelect, patchColumns, type RowValues, setClause, toTask } from "./row";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
-import { type Caller, type KeyScope, keyStatement, type Outcome, runWithVerdictRows } from "./statements";
+import { type Caller, type CallerScope, taskStatement, type Outcome, runWithVerdictRows } from "./statements";
 
 export const notFound = () => new AppError("task_not_found", "No task with this id in your account.");
 export const stale = () =>
@@ -22,7 +22,7 @@ export const ownLiveTask = (account: SQL, id: unknown) =>
   and(eq(tasks.id, id as string), eq(tasks.accountId, account), isNull(tasks.deletedAt));
 
 /** A task's columns, and the key's verdict in each row. */
-export const withVerdict = (scope: Pick<KeyScope<object>, "verdict">) => ({
+export const withVerdict = (scope: Pick<CallerScope<object>, "verdict">) => ({
   ...getTableColumns(tasks),
   verdict: scope.verdict,
 });
@@ -44,7 +44,7 @@ export interface TaskChange {
   next?: Task;
 }
 
-export const readTask = keyStatement((scope: KeyScope<{ id: string }>) =>
+export const readTask = taskStatement((scope: CallerScope<{ id: string }>) =>
   scope.db.select(withVerdict(scope)).from(tasks).where(ownLiveTask(scope.account, scope.values.id)),
 );
 
@@ -60,7 +60,7 @@ export async function getTaskAs(caller: Caller, id: string): Promise<Outcome<Tas
  * key inserts nothing; the inserted row carries the verdict. `columns` is the shape: the names of
  * the values bound (a new task's input fields, or an occurrence's), in a fixed order.
  */
-export const insertTask = keyStatement((scope: KeyScope<RowValues & { id: string }>, columns: string[]) =>
+export const insertTask = taskStatement((scope: CallerScope<RowValues & { id: string }>, columns: string[]) =>
   scope.db
     .insert(tasks)
     .select(
@@ -113,7 +113,7 @@ type GuardedValues = RowValues & { id: string; [version: `v${number}`]: string }
 /** The write's shape: the columns it sets, and its If-Match guard (guardOf). */
 type WriteShape = [columns: string[], guard: number];
 
-const updateTask = keyStatement((scope: KeyScope<GuardedValues>, [columns, guard]: WriteShape) =>
+const updateTask = taskStatement((scope: CallerScope<GuardedValues>, [columns, guard]: WriteShape) =>
   scope.db
     .update(tasks)
     .set(setClause(Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]]))))
@@ -122,7 +122,7 @@ const updateTask = keyStatement((scope: KeyScope<GuardedValues>, [columns, guard
 );
 
 /** Whether the task exists: when a guarded write changed nothing, it tells 412 from 404. */
-const taskExists = keyStatement((scope: KeyScope<{ id: string }>) =>
+const taskExists = taskStatement((scope: CallerScope<{ id: string }>) =>
   scope.db.select({ id: tasks.id }).from(tasks).where(ownLiveTask(scope.account, scope.values.id)),
 );
 
@@ -160,7 +160,7 @@ export async function updateTaskAs(
   throw current ? stale() : notFound();
 }
 
-const deleteTask = keyStatement((scope: KeyScope<{ id: string; [version: `v${number}`]: string }>, guard: number) =>
+const deleteTask = taskStatement((scope: CallerScope<{ id: string; [version: `v${number}`]: string }>, guard: number) =>
   scope.db
     .update(tasks)
     .set(setClause({ deletedAt: nowSql }))
