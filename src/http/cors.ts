@@ -4,7 +4,7 @@ import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 
 /**
- * Browser access. Public, credential-free documents are readable from any origin; the task,
+ * Browser access. Public, credential-free documents are readable from any origin; the task, list,
  * account and admin routes only from this site itself, hostnames listed in ALLOWED_ORIGINS,
  * and localhost pages when the Worker itself runs on localhost (wrangler dev).
  * /mcp applies its own Origin check in src/mcp/handler.ts.
@@ -13,7 +13,7 @@ import type { AppEnv } from "../env";
 /** The discovery root and the OpenAPI document. Calendars, /SKILL.md and /llms.txt set `*` themselves. */
 export const PUBLIC_CORS_PATHS = ["/api/v1", "/api/v1/openapi.json"];
 // Hono's `/x/*` also matches `/x` itself: one pattern each, or the middleware runs twice.
-export const PRIVATE_CORS_PATHS = ["/api/v1/tasks/*", "/auth/*", "/account/*", "/admin/*"];
+export const PRIVATE_CORS_PATHS = ["/api/v1/tasks/*", "/api/v1/lists/*", "/auth/*", "/account/*", "/admin/*"];
 
 export const publicCors = cors({ origin: "*", allowMethods: ["GET", "HEAD", "OPTIONS"], maxAge: 86400 });
 

@@ -19,7 +19,7 @@ export interface RatePolicy {
 }
 
 export const RATE_POLICIES = {
-  /** Per API key on /api/v1/tasks* and /mcp. */
+  /** Per API key on /api/v1/tasks*, /api/v1/lists* and /mcp. */
   perKey: { name: "per-key", binding: "KEY_LIMITER", quota: 120, window: 60 },
   /** Per client IP on /auth/login, /auth/signup, and (separately counted) failed API-key attempts. */
   perIp: { name: "per-ip", binding: "IP_LIMITER", quota: 10, window: 60 },
@@ -163,7 +163,7 @@ const header = (description: string, example: string) => ({
   schema: { type: "string" as const, example },
 });
 
-/** The limits in the OpenAPI document: 429 and the RateLimit headers on every task operation. */
+/** The limits in the OpenAPI document: 429 and the RateLimit headers on every operation under `pathPrefix`. */
 export function documentRateLimits(app: OpenAPIHono<AppEnv>, pathPrefix = "/tasks") {
   const { perKey, perIp } = RATE_POLICIES;
   const rateHeaders = {
