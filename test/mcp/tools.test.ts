@@ -90,7 +90,8 @@ describe("tools/list", () => {
     expect(update.properties.reminder.type).toEqual(["string", "null"]);
     const list = tool("list_tasks").inputSchema as any;
     expect(list.properties.limit).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
-    expect(Object.keys(list.properties).sort()).toEqual(["completed", "cursor", "limit", "listId", "since"]);
+    expect(Object.keys(list.properties).sort()).toEqual(["completed", "cursor", "limit", "listId", "lists", "since"]);
+    expect(list.properties.lists.type).toBe("boolean");
     expect((tool("complete_task").inputSchema as any).required).toEqual(["id"]);
     expect((tool("delete_task").inputSchema as any).required).toEqual(["id"]);
     expect(Object.keys((tool("list_calendar_packs").inputSchema as any).properties).sort()).toEqual([

@@ -19,6 +19,7 @@ import {
   parseTasks,
   updateTaskAs,
 } from "../../domain/tasks/service";
+import { listListsAs } from "../../domain/lists/service";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
 import { defineTool } from "./descriptor";
 
@@ -44,6 +45,10 @@ export const listTasksTool = defineTool({
     since: Since.optional().meta({ description: "`serverTime` of an earlier result." }),
     limit: z.number().int().min(1).max(200).default(50).meta({ description: "Page size." }),
     cursor: z.string().max(1000).optional().meta({ description: "`nextCursor` of the previous page." }),
+    lists: z
+      .boolean()
+      .optional()
+      .meta({ description: "true: also return the user's lists [{id, name}], to find a list's id by its name." }),
   }),
   output: z.object({
     tasks: z.array(Task),
@@ -53,10 +58,15 @@ export const listTasksTool = defineTool({
     today: z.string(),
     nextCursor: z.string().optional(),
     deleted: z.array(Tombstone).optional(),
+    lists: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run(ctx, input) {
-    const { value: page, auth } = await listTasksAs(ctx.caller, input);
+  async run(ctx, { lists, ...query }) {
+    // The lists, when asked for, in a round trip of their own beside the listing's (run in parallel).
+    const [{ value: page, auth }, named] = await Promise.all([
+      listTasksAs(ctx.caller, query),
+      lists ? listListsAs(ctx.caller, {}) : undefined,
+    ]);
     const timeZone = auth?.actor.timeZone ?? "UTC";
     return {
       tasks: parseTasks(page),
@@ -66,6 +76,7 @@ export const listTasksTool = defineTool({
       today: floatingDate(toFloating(Date.parse(page.serverTime), timeZone)),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       ...(page.deleted ? { deleted: page.deleted } : {}),
+      ...(named ? { lists: named.value.lists.map(({ id, name }) => ({ id, name })) } : {}),
     };
   },
 });
