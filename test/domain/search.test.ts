@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { and, asc, isNull, type SQL } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createDb } from "../../src/db/client";
+import { compiled } from "../../src/db/compiled";
 import { tasks } from "../../src/db/schema";
 import { keyAccountSql, verifiedKeyHash } from "../../src/domain/api-keys/service";
 import { MAX_SEARCH_TERMS, matchesSearch, searchTerms, WORD_SEPARATORS } from "../../src/domain/tasks/search";
@@ -114,6 +115,21 @@ describe("the search index (tasks_fts)", () => {
     await createTask(user.key, { title: "Book the dentist" });
     expect(await found(keyAccountSql(await verifiedKeyHash(user.key)), "dent")).toEqual(["Book the dentist"]);
     expect(await found(keyAccountSql("0".repeat(64)), "dent")).toEqual([]);
+  });
+
+  it("works in a compiled statement, with the account and the words' JSON as placeholders", async () => {
+    const user = await maxUser("search-compiled");
+    await createTask(user.key, { title: "Pick up the parcel" });
+    const search = compiled<{ account: string; terms: string }>((db, p) =>
+      db
+        .select({ title: tasks.title })
+        .from(tasks)
+        .where(and(matchesSearch(p.account, p.terms), isNull(tasks.deletedAt))),
+    );
+    const run = (q: string) =>
+      search.run(createDb(env.DB), { account: user.accountId, terms: JSON.stringify(searchTerms(q)) });
+    expect(await run("parc")).toEqual([{ title: "Pick up the parcel" }]);
+    expect(await run("")).toEqual([]);
   });
 
   it("reads the index, then the account's matching tasks by rowid: never a scan of tasks", async () => {

@@ -51,8 +51,11 @@ export function searchTerms(q: string): string[] {
   return terms;
 }
 
+/** An account id, a key's account subquery (caller.ts), or a compiled statement's placeholder for either. */
+type Account = string | SQL | Placeholder;
+
 /** The account's code in the index: its id without hyphens, as the triggers of migration 0008 write it. */
-const accountCode = (account: string | SQL) => sql`replace(${account}, '-', '')`;
+const accountCode = (account: Account) => sql`replace(${account}, '-', '')`;
 
 /**
  * The FTS5 MATCH text, built by SQLite so that `account` may be a subquery (an API key's account):
@@ -60,7 +63,7 @@ const accountCode = (account: string | SQL) => sql`replace(${account}, '-', '')`
  * separator, and doubled anyway), so one token; `*` makes it a prefix. No words, or no account (a
  * refused key), give `""`, which matches nothing.
  */
-const matchText = (account: string | SQL, termsJson: string | SQL | Placeholder) =>
+const matchText = (account: Account, termsJson: string | SQL | Placeholder) =>
   sql`(SELECT coalesce(group_concat('"' || ${accountCode(account)} || replace(value, '"', '""') || '"*', ' AND '), '""')
        FROM json_each(${termsJson}))`;
 
@@ -70,7 +73,7 @@ const matchText = (account: string | SQL, termsJson: string | SQL | Placeholder)
  * found by the account's own terms; the row's account_id is checked again (`+` keeps SQLite from
  * choosing the account index over the search), so isolation never rests on the index alone.
  */
-export function matchesSearch(account: string | SQL, terms: readonly string[] | SQL | Placeholder): SQL {
+export function matchesSearch(account: Account, terms: readonly string[] | SQL | Placeholder): SQL {
   const termsJson = Array.isArray(terms) ? JSON.stringify(terms) : (terms as SQL | Placeholder);
   return sql`(${tasks}.rowid IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ${matchText(account, termsJson)})
               AND +${tasks.accountId} = ${account})`;
