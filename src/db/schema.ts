@@ -101,10 +101,46 @@ export const tasks = sqliteTable(
     // Only tombstones: the retention job's purge is its one reader, and live tasks (deleted_at NULL) need no
     // entry, which saves a b-tree write per create (node:sqlite, WAL: 45 → 37–41 µs per insert, 3 % smaller).
     index("tasks_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
+    // A list's counts (openCount, taskCount) and the listing of one list: live tasks that are in a list only,
+    // so a task without a list pays no entry. deleted_at (always NULL here) makes the index covering for the
+    // counts, which must name it to use a partial index.
+    index("tasks_account_list_idx")
+      .on(t.accountId, t.listId, t.completed, t.deletedAt)
+      .where(sql`${t.deletedAt} IS NULL AND ${t.listId} IS NOT NULL`),
   ],
 );
 
 export type TaskRow = typeof tasks.$inferSelect;
+
+/**
+ * Named lists of tasks (issue 19). A list's id is what tasks carry in `list_id`, so it is unique per
+ * account, not globally. Migration 0008 adds triggers on `tasks` that keep every live task's list in
+ * existence (a task written with a `listId` that names no list creates it) and that move a list's
+ * `updated_at` when its counts change, so a `since` sync of lists sees fresh counts.
+ */
+export const lists = sqliteTable(
+  "lists",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    id: text("id").notNull(),
+    name: text("name").notNull(),
+    /** The name with case folded (domain/lists/names.ts): names are unique per account ignoring case. */
+    nameKey: text("name_key").notNull(),
+    createdAt: text("created_at").notNull().default(nowSql),
+    updatedAt: text("updated_at").notNull().default(nowSql),
+    /** Tombstone, as for tasks: a `since` sync of lists learns about the deletion. */
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.id] }),
+    uniqueIndex("lists_account_name_unique").on(t.accountId, t.nameKey).where(sql`${t.deletedAt} IS NULL`),
+    index("lists_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
+  ],
+);
+
+export type ListRow = typeof lists.$inferSelect;
 
 /**
  * Idempotency-Key records of POST /api/v1/tasks and create_task's clientRequestId, per account.

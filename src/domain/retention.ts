@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { idempotencyKeys, nowSql, sessions, tasks } from "../db/schema";
+import { idempotencyKeys, lists, nowSql, sessions, tasks } from "../db/schema";
 
-/** Tombstones of deleted tasks are kept this long; a `since` older than that is 410 sync_expired. */
+/** Tombstones of deleted tasks and lists are kept this long; a `since` older than that is 410 sync_expired. */
 export const TOMBSTONE_DAYS = 90;
 export const TOMBSTONE_MS = TOMBSTONE_DAYS * 86_400_000;
 
@@ -15,29 +15,33 @@ const MAX_ROUNDS = 20;
 
 export interface PurgeResult {
   tombstones: number;
+  listTombstones: number;
   idempotencyKeys: number;
   sessions: number;
 }
 
 /**
- * The daily retention job (Cron Trigger): purges tombstones older than 90 days, expired
- * idempotency records, and expired or revoked sessions. Deletes in chunks until done.
+ * The daily retention job (Cron Trigger): purges task and list tombstones older than 90 days,
+ * expired idempotency records, and expired or revoked sessions. Deletes in chunks until done.
  */
 export async function purgeExpired(db: Db): Promise<PurgeResult> {
-  const total: PurgeResult = { tombstones: 0, idempotencyKeys: 0, sessions: 0 };
+  const total: PurgeResult = { tombstones: 0, listTombstones: 0, idempotencyKeys: 0, sessions: 0 };
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const [tombstones, keys, expiredSessions] = await db.batch([
+    const [tombstones, listTombstones, keys, expiredSessions] = await db.batch([
       db.delete(tasks).where(sql`rowid IN (SELECT rowid FROM ${tasks} WHERE ${tasks.deletedAt} IS NOT NULL
         AND ${tasks.deletedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${TOMBSTONE_DAYS} days`}) LIMIT ${CHUNK})`),
+      db.delete(lists).where(sql`rowid IN (SELECT rowid FROM ${lists} WHERE ${lists.deletedAt} IS NOT NULL
+        AND ${lists.deletedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${TOMBSTONE_DAYS} days`}) LIMIT ${CHUNK})`),
       db.delete(idempotencyKeys).where(sql`rowid IN (SELECT rowid FROM ${idempotencyKeys}
         WHERE ${idempotencyKeys.expiresAt} <= ${nowSql} LIMIT ${CHUNK})`),
       db.delete(sessions).where(sql`rowid IN (SELECT rowid FROM ${sessions}
         WHERE ${sessions.expiresAt} <= ${nowSql} OR ${sessions.revokedAt} IS NOT NULL LIMIT ${CHUNK})`),
     ]);
-    const counts = [tombstones, keys, expiredSessions].map((r) => r.meta.changes ?? 0);
+    const counts = [tombstones, listTombstones, keys, expiredSessions].map((r) => r.meta.changes ?? 0);
     total.tombstones += counts[0]!;
-    total.idempotencyKeys += counts[1]!;
-    total.sessions += counts[2]!;
+    total.listTombstones += counts[1]!;
+    total.idempotencyKeys += counts[2]!;
+    total.sessions += counts[3]!;
     if (counts.every((n) => n < CHUNK)) break;
   }
   return total;

@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { EXPORT_FORMAT } from "../domain/accounts/export";
+import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
 import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
@@ -26,13 +27,16 @@ export const AccountExport = z
     sessions: z
       .array(SessionSummary)
       .openapi({ description: "The signed-in sessions that are still live. Never a token or its hash." }),
+    lists: z.array(List.pick({ id: true, name: true, createdAt: true, updatedAt: true })).openapi({
+      description: "Every list, by name. Deleted lists are not included; a task's `listId` is a list's `id`.",
+    }),
     tasks: z
       .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
       .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),
   })
   .openapi("AccountExport", {
     description:
-      "Everything the service keeps about an account (GDPR art. 15 and 20). There are no lists or connected apps " +
-      "yet: a task's `listId` is its only list data, and no third-party app can be connected; both will be added " +
-      "here when the service has them (the `format` version will say so).",
+      "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists`. There are " +
+      "no connected apps yet: no third-party app can be connected; they will be added here when the service has " +
+      "them (the `format` version will say so).",
   });

@@ -4,7 +4,7 @@ import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 
 /**
- * Browser access. Public, credential-free documents are readable from any origin; the task,
+ * Browser access. Public, credential-free documents are readable from any origin; the task, list,
  * account and admin routes only from this site itself, hostnames listed in ALLOWED_ORIGINS,
  * and localhost pages when the Worker itself runs on localhost (wrangler dev). Which routes get
  * which policy is part of their access (access.ts); calendars, /SKILL.md and /llms.txt set `*`

@@ -29,6 +29,10 @@ describe("GET /account/export", () => {
       due: "2026-12-24",
       listId: "home",
     });
+    // Live lists (the one made for the task's listId "home" too), not the deleted one.
+    expect(doc.lists.map((l) => l.id).sort()).toEqual([mine.listIds.live, "home"].sort());
+    expect(doc.lists.find((l) => l.id === mine.listIds.live)).toMatchObject({ name: "export-mine list" });
+    expect(doc.tasks.find((t) => t.id === done)).toMatchObject({ listId: mine.listIds.live });
     // Revoked keys too, as metadata only.
     expect(doc.apiKeys.map((k) => k.id).sort()).toEqual([mine.keyId, mine.revokedKeyId].sort());
     expect(doc.sessions).toHaveLength(2);
@@ -43,6 +47,7 @@ describe("GET /account/export", () => {
       mine.session,
       mine.secondSession,
       "export-mine deleted",
+      "export-mine old list",
     ]) {
       expect(text, needle).not.toContain(needle);
     }
@@ -54,6 +59,7 @@ describe("GET /account/export", () => {
     const user = await maxUser("export-empty");
     const doc = AccountExport.parse(await json(await call("/account/export", { token: user.session })));
     expect(doc.tasks).toEqual([]);
+    expect(doc.lists).toEqual([]);
   });
 
   it("pages through more tasks than one page holds, in id order, none twice", async () => {

@@ -39,11 +39,13 @@ describe("account routes in OpenAPI", () => {
       "apiKeys",
       "exportedAt",
       "format",
+      "lists",
       "membership",
       "sessions",
       "tasks",
     ]);
     expect(schema.required).toContain("tasks");
+    expect(schema.required).toContain("lists");
     expect(JSON.stringify(schema)).not.toMatch(/keyHash|tokenHash|passwordHash/);
   });
 });

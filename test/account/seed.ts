@@ -2,7 +2,7 @@ import { call, createTask, json, maxUser } from "../helpers";
 
 /**
  * An account with a row in every table: Max, two sessions, a live and a revoked key, open,
- * completed and deleted tasks, and an idempotency record.
+ * completed and deleted tasks (indexed for search), a live and a deleted list, and an idempotency record.
  */
 export async function seededAccount(label: string) {
   const user = await maxUser(label);
@@ -17,7 +17,10 @@ export async function seededAccount(label: string) {
     due: "2026-12-24",
     listId: "home",
   });
-  const done = await createTask(user.key, { title: `${label} done` });
+  const list = await json(await call("/api/v1/lists", { token: user.key, body: { name: `${label} list` } }));
+  const droppedList = await json(await call("/api/v1/lists", { token: user.key, body: { name: `${label} old list` } }));
+  await call(`/api/v1/lists/${droppedList.id}`, { method: "DELETE", token: user.key });
+  const done = await createTask(user.key, { title: `${label} done`, listId: list.id });
   await call(`/api/v1/tasks/${done.id}`, { method: "PATCH", token: user.key, body: { completed: true } });
   const gone = await createTask(user.key, { title: `${label} deleted` });
   await call(`/api/v1/tasks/${gone.id}`, { method: "DELETE", token: user.key });
@@ -32,5 +35,6 @@ export async function seededAccount(label: string) {
     secondSession,
     revokedKeyId: revoked.id as string,
     taskIds: { open: open.id, done: done.id, gone: gone.id, idempotent: idempotent.id },
+    listIds: { live: list.id as string, home: "home", gone: droppedList.id as string },
   };
 }

@@ -50,6 +50,27 @@ const cases = [
   },
   {
     tool: "list_tasks",
+    label: "with the user's lists, to add to one by name",
+    args: async (call) => {
+      // Each client's run has a list of its own (the account may be shared).
+      const listId = `groceries-${crypto.randomUUID()}`;
+      await call("create_task", { title: "Milk", listId });
+      return { listId, lists: true };
+    },
+    check: ({ tasks, lists }) => {
+      const listId = tasks[0]?.listId;
+      assert.deepEqual(
+        tasks.map((t) => t.title),
+        ["Milk"],
+      );
+      assert.ok(
+        lists.some((l) => l.id === listId && l.name === listId),
+        JSON.stringify(lists),
+      );
+    },
+  },
+  {
+    tool: "list_tasks",
     label: "open tasks",
     args: async (call) => {
       await call("create_task", { title: "Listed task" });

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { errorCodes } from "../../src/domain/errors";
 import { BASE, call, json, maxUser } from "../helpers";
 
 /**
@@ -92,10 +93,12 @@ beforeAll(async () => {
   collectPropertyNames(doc, propertyNames);
 });
 
-/** Words shaped like tool names (`verb_noun`); error codes such as `task_not_found` are not. */
+/** Words shaped like tool names (`verb_noun`), minus error codes (`list_exists`, `list_not_found`). */
 const toolMentions = (text: string) =>
   new Set(
-    text.match(/\b(?:list|get|create|update|complete|delete|remove|add|search|find|set)_[a-z]+(?:_[a-z]+)*\b/g) ?? [],
+    (
+      text.match(/\b(?:list|get|create|update|complete|delete|remove|add|search|find|set)_[a-z]+(?:_[a-z]+)*\b/g) ?? []
+    ).filter((word) => !(errorCodes as readonly string[]).includes(word)),
   );
 
 /** Words shaped like operationIds (`verbNoun`), minus field and parameter names (`listId`). */

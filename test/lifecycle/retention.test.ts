@@ -74,6 +74,25 @@ describe("retention", () => {
     expect((await call("/account", { token: user.session })).status).toBe(200);
   });
 
+  it("purges list tombstones older than 90 days and keeps newer ones and live lists", async () => {
+    const user = await zonedUser();
+    const make = async (name: string) =>
+      (await json(await call("/api/v1/lists", { token: user.key, body: { name } }))).id as string;
+    const [old, recent, live] = [await make("old"), await make("recent"), await make("live")];
+    for (const id of [old, recent]) await call(`/api/v1/lists/${id}`, { method: "DELETE", token: user.key });
+    const backdate = (id: string, ms: number) =>
+      env.DB.prepare("UPDATE lists SET deleted_at = ? WHERE account_id = ? AND id = ?")
+        .bind(iso(ms), user.accountId, id)
+        .run();
+    await backdate(old, 91 * DAY);
+    await backdate(recent, 89 * DAY);
+    await runCron();
+    const left = await env.DB.prepare("SELECT id FROM lists WHERE account_id = ? ORDER BY name")
+      .bind(user.accountId)
+      .all<{ id: string }>();
+    expect(left.results.map((r) => r.id).sort()).toEqual([live, recent].sort());
+  });
+
   it("a since older than 90 days is 410 sync_expired; 89 days is fine", async () => {
     const user = await zonedUser();
     const expired = await call(`/api/v1/tasks?since=${encodeURIComponent(iso(90 * DAY + 60_000))}`, {

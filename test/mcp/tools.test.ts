@@ -98,8 +98,10 @@ describe("tools/list", () => {
       "important",
       "limit",
       "listId",
+      "lists",
       "since",
     ]);
+    expect(list.properties.lists.type).toBe("boolean");
     expect((tool("complete_task").inputSchema as any).required).toEqual(["id"]);
     expect((tool("delete_task").inputSchema as any).required).toEqual(["id"]);
     expect(Object.keys((tool("list_calendar_packs").inputSchema as any).properties).sort()).toEqual([

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, apiKeys, idempotencyKeys, memberships, sessions, tasks } from "../../db/schema";
+import { accounts, apiKeys, idempotencyKeys, lists, memberships, sessions, tasks } from "../../db/schema";
 
 /**
  * Erases an account and everything it owns in one D1 batch (one transaction: all or nothing).
@@ -8,12 +8,15 @@ import { accounts, apiKeys, idempotencyKeys, memberships, sessions, tasks } from
  * does not hang on a pragma; test/account/erasure.test.ts walks every table in sqlite_master, so
  * a table added later that holds account rows fails that test until it is listed here.
  * Children go first, the account last: the tasks triggers (migration 0003) still find their row.
+ * Deleting the tasks also deletes their rows of the search index (tasks_fts, by trigger, migration
+ * 0008); lists go after the tasks, whose triggers would otherwise touch them.
  */
 export async function eraseAccount(db: Db, accountId: string): Promise<void> {
   await db.batch([
     db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId)),
     // Tombstones included: a deleted task's row is still the account's data.
     db.delete(tasks).where(eq(tasks.accountId, accountId)),
+    db.delete(lists).where(eq(lists.accountId, accountId)),
     db.delete(apiKeys).where(eq(apiKeys.accountId, accountId)),
     db.delete(sessions).where(eq(sessions.accountId, accountId)),
     db.delete(memberships).where(eq(memberships.accountId, accountId)),

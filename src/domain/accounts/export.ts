@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { listApiKeys } from "../api-keys/service";
+import { lists } from "../../db/schema";
 import { AppError } from "../errors";
 import { taskJsonSql } from "../tasks/row";
 import { getAccount } from "./service";
@@ -11,7 +12,7 @@ import { listSessions } from "./sessions";
  * head (account, membership, keys, sessions) is read at once, the tasks page by page, so memory
  * holds one page, never the whole account. docs/scaling.md has the measurements.
  */
-export const EXPORT_FORMAT = "todo-export/1";
+export const EXPORT_FORMAT = "todo-export/2";
 
 /**
  * Tasks per D1 query. 10,000 tasks take 41 queries, under the Free plan's 50 per invocation with the
@@ -21,13 +22,19 @@ export const EXPORT_FORMAT = "todo-export/1";
 export const EXPORT_PAGE_SIZE = 250;
 
 export async function exportHead(db: Db, accountId: string, currentSessionId: string) {
-  const [account, created, apiKeys, sessions] = await Promise.all([
+  const [account, created, apiKeys, sessions, accountLists] = await Promise.all([
     getAccount(db, accountId),
     db.get<{ createdAt: string } | undefined>(
       sql`SELECT created_at AS createdAt FROM accounts WHERE id = ${accountId}`,
     ),
     listApiKeys(db, accountId),
     listSessions(db, accountId, currentSessionId),
+    // Live lists by name; their counts are not data, they follow from the tasks.
+    db
+      .select({ id: lists.id, name: lists.name, createdAt: lists.createdAt, updatedAt: lists.updatedAt })
+      .from(lists)
+      .where(and(eq(lists.accountId, accountId), isNull(lists.deletedAt)))
+      .orderBy(asc(lists.nameKey), asc(lists.id)),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
   const { membership, ...rest } = account;
@@ -38,6 +45,7 @@ export async function exportHead(db: Db, accountId: string, currentSessionId: st
     membership,
     apiKeys,
     sessions,
+    lists: accountLists,
   };
 }
 

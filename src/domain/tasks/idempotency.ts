@@ -1,5 +1,6 @@
 import { and, eq, lte, sql } from "drizzle-orm";
 import { nowSql } from "../../db/clock";
+import { selectRow } from "../../db/row-select";
 import { idempotencyKeys, tasks, type TaskRow } from "../../db/schema";
 import { randomBase62, sha256Hex } from "../crypto";
 import { AppError } from "../errors";
@@ -33,8 +34,14 @@ const claimKey = taskStatement(({ db, account, values: v }: Scope) =>
   db
     .insert(idempotencyKeys)
     .select(
-      sql`SELECT owner.id, ${v.key}, ${v.requestHash}, ${v.claim}, ${v.id}, NULL, ${nowSql},
-                 strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`+${IDEMPOTENCY_HOURS} hours`})
+      sql`SELECT ${selectRow(idempotencyKeys, {
+        accountId: sql`owner.id`,
+        key: v.key,
+        requestHash: v.requestHash,
+        claim: v.claim,
+        taskId: v.id,
+        expiresAt: sql.raw(`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+${IDEMPOTENCY_HOURS} hours')`),
+      })}
           FROM (SELECT ${account} AS id) owner WHERE owner.id IS NOT NULL`,
     )
     .onConflictDoNothing(),

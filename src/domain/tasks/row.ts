@@ -1,4 +1,5 @@
-import { getTableColumns, is, Placeholder, SQL, sql } from "drizzle-orm";
+import { getTableColumns, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { selectRow } from "../../db/row-select";
 import { nowSql } from "../../db/clock";
 import { tasks, type TaskRow } from "../../db/schema";
 import { type FieldDeclaration, taskFields } from "./fields";
@@ -52,28 +53,8 @@ export const taskArraySql = (orderBy: SQL, filter?: SQL) =>
 export type ColumnValue = unknown;
 export type RowValues = { [K in Key]?: ColumnValue };
 
-const sqlValue = (key: Key, value: ColumnValue) =>
-  is(value, Placeholder) || is(value, SQL) ? sql`${value}` : sql.param(value, columns[key]);
-
-/**
- * A new row as a SELECT list in the table's column order, which is the order Drizzle's insert…select
- * writes: each column takes its value from `values`, or its declared default, or NULL.
- */
-export function newRowSelect(values: RowValues): SQL {
-  return sql.join(
-    (Object.keys(columns) as Key[]).map((key) => {
-      if (values[key] !== undefined) return sqlValue(key, values[key]);
-      // A declared default: SQL (the clock) as it is, a constant inline, never a bare parameter (db/compiled.ts).
-      const fallback = columns[key].default;
-      if (fallback === undefined) return sql`NULL`;
-      if (is(fallback, SQL)) return fallback;
-      const constant = columns[key].mapToDriverValue(fallback);
-      if (typeof constant !== "number") throw new Error(`Declare ${key}'s default as SQL or a number.`);
-      return sql.raw(String(constant));
-    }),
-    sql`, `,
-  );
-}
+/** A new task's row for insert…select (db/row-select.ts): `values`, else each column's default. */
+export const newRowSelect = (values: RowValues): SQL => selectRow(tasks, values);
 
 /** The new task's input fields as column values: "" for an optional text means none. */
 export const inputColumns = (input: Record<string, unknown>): RowValues =>

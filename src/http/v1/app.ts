@@ -3,6 +3,7 @@ import type { AppEnv } from "../../env";
 import { API_KEY, PUBLIC, PUBLIC_DOCUMENT, routesFor } from "../access";
 import { registerCalendarRoutes } from "./calendars";
 import { registerDocsPage } from "./docs";
+import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
 import { registerTaskRoutes } from "./tasks";
@@ -15,7 +16,7 @@ import { registerTaskRoutes } from "./tasks";
 export function createV1App() {
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route("/", routesFor(PUBLIC_DOCUMENT, registerRootRoute));
-  v1.route("/", routesFor(API_KEY, registerTaskRoutes));
+  v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes));
   v1.route("/", routesFor(PUBLIC, registerCalendarRoutes));
   // The document describes every route of v1, so it is served from v1's registry.
   v1.route(

@@ -19,7 +19,7 @@ export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, v1: OpenAPIHon
       title: "Todo & Calendars API",
       version: API_VERSION,
       description:
-        "Personal tasks (active Max membership required) and public holiday calendar packs. Errors are RFC 9457 problem+json with a stable `code`. The same functions are offered to agents over MCP at `/mcp`.",
+        "Personal tasks and their lists (active Max membership required) and public holiday calendar packs. Errors are RFC 9457 problem+json with a stable `code`. The same functions are offered to agents over MCP at `/mcp`.",
       contact: { name: "Support", email: c.env.CONTACT_EMAIL },
       license: { name: "Proprietary; calendar data CC BY-SA 3.0 (date-holidays)", identifier: "CC-BY-SA-3.0" },
     },
@@ -27,6 +27,10 @@ export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, v1: OpenAPIHon
     tags: [
       { name: "Meta", description: "Discovery." },
       { name: "Tasks", description: "Personal tasks. Bearer API key and active Max membership." },
+      {
+        name: "Lists",
+        description: "Named lists of tasks, with their counts. Bearer API key and active Max membership.",
+      },
       { name: "Calendars", description: "Public holiday calendar packs. No credentials." },
     ],
   });

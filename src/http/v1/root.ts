@@ -38,6 +38,10 @@ const ApiRoot = z
           description: "The task collection (API key and Max).",
           example: "https://todo.example.com/api/v1/tasks",
         }),
+        lists: z.string().meta({
+          description: "The list collection (API key and Max).",
+          example: "https://todo.example.com/api/v1/lists",
+        }),
         calendars: z.string().meta({
           description: "The public calendar catalogue.",
           example: "https://todo.example.com/api/v1/calendars",
@@ -81,6 +85,7 @@ export function registerRootRoute(app: OpenAPIHono<AppEnv>) {
           skill: `${origin}/SKILL.md`,
           llms: `${origin}/llms.txt`,
           tasks: `${origin}/api/v1/tasks`,
+          lists: `${origin}/api/v1/lists`,
           calendars: `${origin}/api/v1/calendars`,
           account: `${origin}/`,
         },

@@ -4,6 +4,7 @@ import { Completed, Day, IdempotencyKey, ListId, Since, TaskId, Timestamp } from
 import { completeTaskAs } from "../../domain/tasks/complete";
 import { listTasksAs, parseTasks } from "../../domain/tasks/list";
 import { createTaskAs, deleteTaskAs, updateTaskAs } from "../../domain/tasks/write";
+import { listListsAs } from "../../domain/lists/service";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
 import { defineTool } from "./descriptor";
 
@@ -33,6 +34,10 @@ export const listTasksTool = defineTool({
     since: Since.optional().meta({ description: "`serverTime` of an earlier result." }),
     limit: z.number().int().min(1).max(200).default(50).meta({ description: "Page size." }),
     cursor: z.string().max(1000).optional().meta({ description: "`nextCursor` of the previous page." }),
+    lists: z
+      .boolean()
+      .optional()
+      .meta({ description: "true: also return the user's lists [{id, name}], to find a list's id by its name." }),
   }),
   output: z.object({
     tasks: z.array(Task),
@@ -42,10 +47,15 @@ export const listTasksTool = defineTool({
     today: z.string(),
     nextCursor: z.string().optional(),
     deleted: z.array(Tombstone).optional(),
+    lists: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run(ctx, input) {
-    const { value: page, auth } = await listTasksAs(ctx.caller, input);
+  async run(ctx, { lists, ...query }) {
+    // The lists, when asked for, in a round trip of their own beside the listing's (run in parallel).
+    const [{ value: page, auth }, named] = await Promise.all([
+      listTasksAs(ctx.caller, query),
+      lists ? listListsAs(ctx.caller, {}) : undefined,
+    ]);
     const timeZone = auth.actor.timeZone;
     return {
       tasks: parseTasks(page),
@@ -55,6 +65,7 @@ export const listTasksTool = defineTool({
       today: floatingDate(toFloating(Date.parse(page.serverTime), timeZone)),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       ...(page.deleted ? { deleted: page.deleted } : {}),
+      ...(named ? { lists: named.value.lists.map(({ id, name }) => ({ id, name })) } : {}),
     };
   },
 });
