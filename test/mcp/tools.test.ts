@@ -99,6 +99,7 @@ describe("tools/list", () => {
       "limit",
       "listId",
       "lists",
+      "query",
       "since",
     ]);
     expect(list.properties.lists.type).toBe("boolean");

@@ -10,10 +10,13 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { heldListing, type ListedPage, pageToServe } from "./listing-cache";
 import { chunkQuery, joinChunks } from "./listing-chunks";
 import { taskArraySql } from "./row";
+import { matchesSearch, searchTerms } from "./search";
 import type { Task } from "./schemas";
 import { type Caller, type CallerScope, taskStatement, type Outcome, runWithVerdictRow } from "./statements";
 
 export interface ListTasksQuery {
+  /** Words that title or notes must contain, each as a word prefix (search.ts). */
+  q?: string;
   since?: string;
   completed?: boolean;
   listId?: string;
@@ -38,6 +41,8 @@ export const parseTasks = (page: TaskPage) => JSON.parse(page.tasksJson) as Task
 
 /** The values a listing binds. */
 type ListingValues = {
+  /** The search's words as a JSON array (searchTerms). */
+  terms?: string;
   since?: string;
   completed?: boolean;
   listId?: string;
@@ -53,6 +58,7 @@ type ListingValues = {
 
 /** Which filters a listing has: its statements' shape. */
 interface ListingShape {
+  search: boolean;
   since: boolean;
   completed: boolean;
   listId: boolean;
@@ -70,7 +76,12 @@ type Scope = CallerScope<ListingValues>;
 const dueDate = sql<string>`substr(${tasks.due}, 1, 10)`;
 
 function liveTasksWhere({ values: v, account }: Scope, shape: ListingShape, owner = account) {
-  const filters: (SQL | undefined)[] = [eq(tasks.accountId, owner), isNull(tasks.deletedAt)];
+  // A search starts from the account's own words in the index and checks the account on each row it
+  // finds (matchesSearch), so its cost follows the matches, not the account's size (docs/scaling.md).
+  const filters: (SQL | undefined)[] = [
+    shape.search ? matchesSearch(owner, v.terms) : eq(tasks.accountId, owner),
+    isNull(tasks.deletedAt),
+  ];
   if (shape.since) filters.push(gte(tasks.updatedAt, v.since));
   if (shape.completed) filters.push(eq(tasks.completed, v.completed));
   if (shape.listId) filters.push(eq(tasks.listId, v.listId));
@@ -190,6 +201,7 @@ async function runListing(caller: Caller, query: ListTasksQuery, chunked: boolea
     problem ??= e as AppError;
   }
   const shape: ListingShape = {
+    search: query.q !== undefined,
     since: since !== undefined,
     completed: query.completed !== undefined,
     listId: query.listId !== undefined,
@@ -201,6 +213,7 @@ async function runListing(caller: Caller, query: ListTasksQuery, chunked: boolea
     chunked,
   };
   const values: ListingValues = {
+    terms: query.q === undefined ? undefined : JSON.stringify(searchTerms(query.q)),
     since,
     completed: query.completed,
     listId: query.listId,

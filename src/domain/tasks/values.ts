@@ -68,6 +68,13 @@ export const Repeat = z
     example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
   });
 
+/** What a task search takes: words, each found as the start of a word in the title or notes. */
+export const SearchQuery = z.string().min(1).max(200).meta({
+  description:
+    'Words the title or notes must contain, each as the start of a word, ignoring case and accents ("cafe" finds "Café").',
+  example: "passport",
+});
+
 /** A calendar day, as filters take it: compared with the date a task's `due` is written with. */
 export const Day = z.iso.date({ error: "must be a date, YYYY-MM-DD" }).meta({ example: "2026-12-24" });
 

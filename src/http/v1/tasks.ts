@@ -5,7 +5,7 @@ import { etagOf } from "../../domain/tasks/etag";
 import { listTasksAs } from "../../domain/tasks/list";
 import { createTaskAs, deleteTaskAs, getTaskAs, updateTaskAs } from "../../domain/tasks/write";
 import { Task, TaskInput, TaskPatch, Tombstone } from "../../domain/tasks/schemas";
-import { Day, IdempotencyKey, ListId, Since, TaskId } from "../../domain/tasks/values";
+import { Day, IdempotencyKey, ListId, SearchQuery, Since, TaskId } from "../../domain/tasks/values";
 import type { AppEnv } from "../../env";
 import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
 import { errorResponses } from "../problem";
@@ -35,6 +35,11 @@ const TaskCollection = z
   .openapi("TaskCollection", { description: "A list of tasks with its metadata." });
 
 const ListQuery = z.object({
+  q: SearchQuery.optional().openapi({
+    description:
+      'Full-text search: every word must start a word of the title or notes, ignoring case and accents ("cafe" finds "Café", "pass" finds "passport"). Combines with every other filter and with pages.',
+    example: "passport",
+  }),
   since: Since.optional(),
   completed: z
     .enum(["true", "false"])

@@ -1,6 +1,15 @@
 import * as z from "zod";
 import { Task, TaskInput, TaskPatch, Tombstone } from "../../domain/tasks/schemas";
-import { Completed, Day, IdempotencyKey, ListId, Since, TaskId, Timestamp } from "../../domain/tasks/values";
+import {
+  Completed,
+  Day,
+  IdempotencyKey,
+  ListId,
+  SearchQuery,
+  Since,
+  TaskId,
+  Timestamp,
+} from "../../domain/tasks/values";
 import { completeTaskAs } from "../../domain/tasks/complete";
 import { listTasksAs, parseTasks } from "../../domain/tasks/list";
 import { createTaskAs, deleteTaskAs, updateTaskAs } from "../../domain/tasks/write";
@@ -25,19 +34,21 @@ export const listTasksTool = defineTool({
   description:
     "Lists the user's tasks (creation order) with the account's `timeZone` and `today`: resolve relative dates like \"tomorrow\" with them. Filters combine; due dates are inclusive. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.",
   input: z.strictObject({
-    completed: Completed.optional().meta({ description: "true: only done tasks; false: only open ones." }),
-    listId: ListId.optional().meta({ description: "Only this list's tasks." }),
+    // Filters whose names say what they do carry no description of their own (tokens, budget.test.ts).
+    completed: Completed.optional(),
+    listId: ListId.optional(),
+    query: SearchQuery.optional().meta({ description: "Words matched as word prefixes in title or notes." }),
     important: z.boolean().optional(),
-    // Inclusive; said once in the description rather than per property (tokens).
+    // Inclusive: said once in the tool's description.
     dueBefore: Day.optional(),
     dueAfter: Day.optional(),
     since: Since.optional().meta({ description: "`serverTime` of an earlier result." }),
-    limit: z.number().int().min(1).max(200).default(50).meta({ description: "Page size." }),
+    limit: z.number().int().min(1).max(200).default(50),
     cursor: z.string().max(1000).optional().meta({ description: "`nextCursor` of the previous page." }),
     lists: z
       .boolean()
       .optional()
-      .meta({ description: "true: also return the user's lists [{id, name}], to find a list's id by its name." }),
+      .meta({ description: "true: also return the user's lists [{id, name}] (find a list by name)." }),
   }),
   output: z.object({
     tasks: z.array(Task),
@@ -50,10 +61,10 @@ export const listTasksTool = defineTool({
     lists: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run(ctx, { lists, ...query }) {
+  async run(ctx, { lists, query: q, ...query }) {
     // The lists, when asked for, in a round trip of their own beside the listing's (run in parallel).
     const [{ value: page, auth }, named] = await Promise.all([
-      listTasksAs(ctx.caller, query),
+      listTasksAs(ctx.caller, { ...query, q }),
       lists ? listListsAs(ctx.caller, {}) : undefined,
     ]);
     const timeZone = auth.actor.timeZone;
