@@ -13,6 +13,7 @@ import { problemResponse } from "./http/problem";
 import { limitAuthByIp } from "./http/rate-limit";
 import { securityHeaders } from "./http/security-headers";
 import { createV1App } from "./http/v1/app";
+import { createAuthorizeApp } from "./oauth/authorize";
 
 /** Hono's own exceptions (malformed JSON, media type) expressed as domain errors. */
 function fromHttpException(e: HTTPException): AppError {
@@ -53,6 +54,7 @@ export function createApp() {
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
   app.route("/", createEntryPointsApp());
+  app.route("/", createAuthorizeApp());
   registerBenchRoutes(app);
 
   app.onError((e, c) => problemResponse(c, toAppError(e)));

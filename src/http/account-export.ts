@@ -1,6 +1,7 @@
 import * as z from "zod";
 import { EXPORT_FORMAT } from "../domain/accounts/export";
 import { Task, Timestamp } from "../domain/tasks/schemas";
+import { ConnectionSummary } from "./account-connections";
 import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
 
 /**
@@ -25,13 +26,23 @@ export const AccountExport = z
     sessions: z
       .array(SessionSummary)
       .openapi({ description: "The signed-in sessions that are still live. Never a token or its hash." }),
+    connections: z
+      .array(
+        ConnectionSummary.extend({
+          clientId: z.string().openapi({ description: "The app's OAuth client_id." }),
+          revokedAt: z.string().nullable().openapi({ description: "When it was revoked, or null." }),
+        }),
+      )
+      .openapi({
+        description:
+          "Every app connected over OAuth, revoked ones too: name, redirect host, scopes, dates. Never a token.",
+      }),
     tasks: z
       .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
       .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),
   })
   .openapi("AccountExport", {
     description:
-      "Everything the service keeps about an account (GDPR art. 15 and 20). There are no lists or connected apps " +
-      "yet: a task's `listId` is its only list data, and no third-party app can be connected; both will be added " +
-      "here when the service has them (the `format` version will say so).",
+      "Everything the service keeps about an account (GDPR art. 15 and 20). Format 2 added `connections` (apps " +
+      "connected over OAuth). There are no lists yet: a task's `listId` is its only list data.",
   });

@@ -13,6 +13,7 @@ import { defaultHook, jsonBodies } from "./validation";
 import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
+import { registerConnectionRoutes } from "./account-connections";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -224,6 +225,7 @@ export function createAccountApp() {
   );
 
   registerSecurityRoutes(app);
+  registerConnectionRoutes(app);
   registerDataRoutes(app);
   return app;
 }

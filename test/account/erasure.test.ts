@@ -30,7 +30,15 @@ describe("DELETE /account", () => {
     const kept = await seededAccount("keep-me");
     const before = await rowsMentioning([gone.accountId]);
     // The seed really touches every table that holds account rows, or the check below proves little.
-    for (const table of ["accounts", "memberships", "sessions", "api_keys", "tasks", "idempotency_keys"])
+    for (const table of [
+      "accounts",
+      "memberships",
+      "sessions",
+      "api_keys",
+      "tasks",
+      "idempotency_keys",
+      "oauth_connections",
+    ])
       expect(before[table], table).toBeGreaterThan(0);
     const keptBefore = await rowsMentioning([kept.accountId]);
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { listApiKeys } from "../api-keys/service";
+import { exportConnections } from "../connections/service";
 import { AppError } from "../errors";
 import { taskJsonSql } from "../tasks/mapping";
 import { getAccount } from "./service";
@@ -8,10 +9,10 @@ import { listSessions } from "./sessions";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions) is read at once, the tasks page by page, so memory
+ * head (account, membership, keys, sessions, connections) is read at once, the tasks page by page, so memory
  * holds one page, never the whole account. docs/scaling.md has the measurements.
  */
-export const EXPORT_FORMAT = "todo-export/1";
+export const EXPORT_FORMAT = "todo-export/2";
 
 /**
  * Tasks per D1 query. 10,000 tasks take 41 queries, under the Free plan's 50 per invocation with the
@@ -21,13 +22,14 @@ export const EXPORT_FORMAT = "todo-export/1";
 export const EXPORT_PAGE_SIZE = 250;
 
 export async function exportHead(db: Db, accountId: string, currentSessionId: string) {
-  const [account, created, apiKeys, sessions] = await Promise.all([
+  const [account, created, apiKeys, sessions, connections] = await Promise.all([
     getAccount(db, accountId),
     db.get<{ createdAt: string } | undefined>(
       sql`SELECT created_at AS createdAt FROM accounts WHERE id = ${accountId}`,
     ),
     listApiKeys(db, accountId),
     listSessions(db, accountId, currentSessionId),
+    exportConnections(db, accountId),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
   const { membership, ...rest } = account;
@@ -38,6 +40,7 @@ export async function exportHead(db: Db, accountId: string, currentSessionId: st
     membership,
     apiKeys,
     sessions,
+    connections,
   };
 }
 

@@ -57,7 +57,8 @@ export const listTasksTool = defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
     const { value: page, auth } = await listTasksAs(ctx.caller, input);
-    const timeZone = auth?.actor.timeZone ?? "UTC";
+    // A key's actor comes back from the verb's batch; an OAuth connection's was resolved before (handler.ts).
+    const timeZone = auth?.actor.timeZone ?? ("actor" in ctx.caller ? ctx.caller.actor.timeZone : "UTC");
     return {
       tasks: parseTasks(page),
       count: page.count,
