@@ -11,7 +11,7 @@ import { clientIp, consume, RATE_POLICIES } from "../http/rate-limit";
 import { limitLogin } from "../http/sign-in";
 import { isConsentTicketOf, issueConsentTicket, ticketAccountId } from "./consent-ticket";
 import { consentPage, errorPage, pageHeaders, signInPage } from "./pages";
-import { OAUTH_ENDPOINTS } from "./paths";
+import { OAUTH_ENDPOINTS, oversized } from "./paths";
 import { grantedScopes } from "./scopes";
 
 /**
@@ -61,6 +61,8 @@ async function parseRequest(
   oauth: OAuthHelpers,
 ): Promise<{ request: AuthRequest; details: ConsentDescription } | Response> {
   const { AuthorizationError, CimdFetchError } = await library();
+  if (oversized(new URL(c.req.url).searchParams.get("client_id")))
+    return page(c, 400, errorPage("This connection request is invalid", "The client_id is too long."));
   try {
     const request = await oauth.parseAuthRequest(c.req.raw);
     return { request, details: await oauth.describeConsent(request) };

@@ -26,6 +26,21 @@ export const isOAuthPath = (pathname: string) =>
  * session tokens have no colon, so they never match: a key request to /mcp takes the key path, with
  * no KV read and nothing of the provider loaded.
  */
-export const OAUTH_BEARER = /^Bearer[\t ]+[^\s:]+:[^\s:]+:[^\s:]+$/i;
+// No comma either: the provider reads a bearer as `[^\s,]+` and answers any other with an empty 401.
+export const OAUTH_BEARER = /^Bearer[\t ]+[^\s:,]+:[^\s:,]+:[^\s:,]+$/i;
 
-export const carriesOAuthToken = (request: Request) => OAUTH_BEARER.test(request.headers.get("authorization") ?? "");
+export const carriesOAuthToken = (request: Request) => {
+  const header = request.headers.get("authorization") ?? "";
+  // An overlong one is no token of ours: the key path answers it 401, as any other unknown credential.
+  return OAUTH_BEARER.test(header) && !oversized(header);
+};
+
+/**
+ * The longest client id or token (UTF-8 bytes) handed to the provider: it names KV keys with them
+ * (`client:<id>`, `token:<user>:<grant>:<hash>`), and KV refuses keys over 512 bytes with an error
+ * that would be a 500. Ours are under 100; a Client ID Metadata Document URL under 300 in practice.
+ */
+export const MAX_OAUTH_ID_BYTES = 400;
+
+export const oversized = (value: string | null | undefined) =>
+  value != null && (value.length > MAX_OAUTH_ID_BYTES || new TextEncoder().encode(value).length > MAX_OAUTH_ID_BYTES);

@@ -19,7 +19,7 @@ import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
 import { clientIp, consume, RATE_POLICIES } from "../http/rate-limit";
 import { MCP_PATH } from "../mcp/path";
-import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
+import { OAUTH_ENDPOINTS, oversized, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
 import { SCOPES } from "./scopes";
 
 export { AuthorizationError, CimdFetchError } from "@cloudflare/workers-oauth-provider";
@@ -201,6 +201,16 @@ async function followClientRevocation(request: Request, env: Env, response: Resp
   await revokeConnectionOfGrant(createDb(env.DB), accountId, grantId);
 }
 
+/** A token request naming an id or token longer than any of ours (see MAX_OAUTH_ID_BYTES). */
+async function oversizedTokenRequest(request: Request): Promise<boolean> {
+  if (oversized(request.headers.get("authorization"))) return true;
+  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) return false;
+  const form = new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
+  return ["client_id", "code", "refresh_token", "token", "subject_token"].some((name) =>
+    form.getAll(name).some(oversized),
+  );
+}
+
 /** Every OAuth request, and /mcp with an OAuth token: the provider, with our rules around it. */
 export async function handleOAuth(
   request: Request<unknown, IncomingRequestCfProperties>,
@@ -232,6 +242,11 @@ export async function handleOAuth(
     if (pathname === OAUTH_ENDPOINTS.register && request.method === "POST") {
       await consume(env, RATE_POLICIES.perIp, `register:${clientIp(request)}`, "client registrations per client IP");
     }
+    if (pathname === OAUTH_ENDPOINTS.token && request.method === "POST" && (await oversizedTokenRequest(request)))
+      return Response.json(
+        { error: "invalid_request", error_description: "A client_id or token is too long." },
+        { status: 400, headers: { "Cache-Control": "no-store" } },
+      );
     const revocation = pathname === OAUTH_ENDPOINTS.token && request.method === "POST" ? request.clone() : undefined;
     const response = await provider.fetch(request, env, ctx);
     if (revocation && response.ok) ctx.waitUntil(followClientRevocation(revocation, env, response).catch(() => {}));
