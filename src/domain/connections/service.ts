@@ -72,7 +72,7 @@ export async function createConnection(db: Db, input: NewConnection): Promise<vo
 
 const hostOf = (uri: string) => {
   try {
-    return new URL(uri).host;
+    return new URL(uri).hostname;
   } catch {
     return uri;
   }
