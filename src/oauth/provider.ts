@@ -230,6 +230,9 @@ export async function handleOAuth(
       return await handleMcp(request, env, ctx);
     }
     // RFC 9728's document for <origin>/mcp, also where clients look first: the root well-known path.
+    // Any other resource's metadata: the app's problem+json 404 (the provider's has no body).
+    if (pathname.startsWith(`${PROTECTED_RESOURCE_ROOT}/`) && pathname !== protectedResourceMetadataPath())
+      return await honoApp.fetch(request, env, ctx);
     if (pathname === PROTECTED_RESOURCE_ROOT)
       return provider.fetch(
         new Request(`${origin}${protectedResourceMetadataPath()}`, request) as Request<

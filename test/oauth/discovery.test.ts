@@ -65,6 +65,12 @@ describe("OAuth discovery", () => {
     );
   });
 
+  it("answers 404 problem+json for another resource's metadata", async () => {
+    const res = await fetchWorker(`${ORIGIN}/.well-known/oauth-protected-resource/api/v1`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toBe("application/problem+json");
+  });
+
   it("lets a browser client read the metadata documents (CORS)", async () => {
     const res = await fetchWorker(`${ORIGIN}/.well-known/oauth-authorization-server`, {
       headers: { Origin: "https://agent.example" },
