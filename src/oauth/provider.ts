@@ -17,7 +17,7 @@ import {
 import { AppError } from "../domain/errors";
 import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
-import { clientIp, consume, RATE_POLICIES } from "../http/rate-limit";
+import { clientIp, consume, RATE_POLICIES, withRateHeaders } from "../http/rate-limit";
 import { MCP_PATH } from "../mcp/path";
 import { OAUTH_ENDPOINTS, oversized, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
 import { SCOPES } from "./scopes";
@@ -48,6 +48,11 @@ export interface OAuthGrant {
 }
 
 const DAY = 86_400;
+/** The baseline header of every other answer (src/http/security-headers.ts), on the provider's too. */
+const withNosniff = (response: Response) =>
+  response.headers.has("X-Content-Type-Options")
+    ? response
+    : withRateHeaders(response, { "X-Content-Type-Options": "nosniff" });
 
 /** How a request reaches the rest of the Worker: the Hono app, or /mcp's handler. */
 export type Handler = ExportedHandler<Env> & { fetch: NonNullable<ExportedHandler<Env>["fetch"]> };
@@ -233,15 +238,10 @@ export async function handleOAuth(
     // Any other resource's metadata: the app's problem+json 404 (the provider's has no body).
     if (pathname.startsWith(`${PROTECTED_RESOURCE_ROOT}/`) && pathname !== protectedResourceMetadataPath())
       return await honoApp.fetch(request, env, ctx);
-    if (pathname === PROTECTED_RESOURCE_ROOT)
-      return provider.fetch(
-        new Request(`${origin}${protectedResourceMetadataPath()}`, request) as Request<
-          unknown,
-          IncomingRequestCfProperties
-        >,
-        env,
-        ctx,
-      );
+    if (pathname === PROTECTED_RESOURCE_ROOT) {
+      const metadata = new Request(`${origin}${protectedResourceMetadataPath()}`, request);
+      return withNosniff(await provider.fetch(metadata as typeof request, env, ctx));
+    }
     if (pathname === OAUTH_ENDPOINTS.register && request.method === "POST") {
       await consume(env, RATE_POLICIES.perIp, `register:${clientIp(request)}`, "client registrations per client IP");
     }
@@ -253,7 +253,7 @@ export async function handleOAuth(
     const revocation = pathname === OAUTH_ENDPOINTS.token && request.method === "POST" ? request.clone() : undefined;
     const response = await provider.fetch(request, env, ctx);
     if (revocation && response.ok) ctx.waitUntil(followClientRevocation(revocation, env, response).catch(() => {}));
-    return response;
+    return withNosniff(response);
   } catch (e) {
     return problemResponseFor(origin, toAppError(e), { "Cache-Control": "no-store" });
   }

@@ -10,6 +10,7 @@ describe("OAuth discovery", () => {
     for (const path of ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
       const res = await fetchWorker(`${ORIGIN}${path}`);
       expect(res.status, path).toBe(200);
+      expect(res.headers.get("x-content-type-options"), path).toBe("nosniff");
       expect(await res.json()).toMatchObject({
         resource: MCP,
         authorization_servers: [ORIGIN],
