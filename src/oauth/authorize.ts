@@ -60,11 +60,14 @@ async function parseRequest(
   c: C,
   oauth: OAuthHelpers,
 ): Promise<{ request: AuthRequest; details: ConsentDescription } | Response> {
-  const { AuthorizationError, CimdFetchError } = await library();
+  const { AuthorizationError, CimdFetchError, authorizationErrorRedirect } = await library();
   if (oversized(new URL(c.req.url).searchParams.get("client_id")))
     return page(c, 400, errorPage("This connection request is invalid", "The client_id is too long."));
   try {
     const request = await oauth.parseAuthRequest(c.req.raw);
+    // The library lets a confidential client skip PKCE; OAuth 2.1 as MCP profiles it does not, nor do we.
+    if (!request.codeChallenge)
+      return c.redirect(authorizationErrorRedirect(request, "invalid_request", "PKCE (S256) is required"), 302);
     return { request, details: await oauth.describeConsent(request) };
   } catch (e) {
     if (e instanceof AuthorizationError && e.redirectTo) return c.redirect(e.redirectTo, 302);

@@ -22,7 +22,7 @@ import { MCP_PATH } from "../mcp/path";
 import { OAUTH_ENDPOINTS, oversized, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
 import { SCOPES } from "./scopes";
 
-export { AuthorizationError, CimdFetchError } from "@cloudflare/workers-oauth-provider";
+export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "@cloudflare/workers-oauth-provider";
 
 /**
  * OAuth 2.1 for /mcp with @cloudflare/workers-oauth-provider in one-Worker mode (`OAuthProvider`):

@@ -171,11 +171,31 @@ describe("the authorization code flow refuses", () => {
     expect(await wrong.json()).toMatchObject({ error: "invalid_target" });
   });
 
-  it("an authorization request without PKCE", async () => {
+  it("an authorization request without PKCE, from a public or a confidential client", async () => {
+    const confidential = await fetchWorker(`${ORIGIN}/oauth/register`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ client_name: "Confidential", redirect_uris: [REDIRECT] }),
+    });
+    expect(confidential.status).toBe(201);
+    const { client_id, client_secret } = (await confidential.json()) as { client_id: string; client_secret: string };
+    expect(client_secret).toBeTruthy();
+    for (const clientId of [await registerClient(), client_id]) {
+      const url = new URL(authorizeUrl({ clientId, challenge: "x" }));
+      url.searchParams.delete("code_challenge");
+      url.searchParams.delete("code_challenge_method");
+      const res = await fetchWorker(url, { redirect: "manual" });
+      expect(res.status).toBe(302);
+      const back = new URL(res.headers.get("location")!);
+      expect(back.searchParams.get("error")).toBe("invalid_request");
+      expect(back.searchParams.get("state")).toBe("state-123");
+    }
+  });
+
+  it("a PKCE method other than S256", async () => {
     const clientId = await registerClient();
     const url = new URL(authorizeUrl({ clientId, challenge: "x" }));
-    url.searchParams.delete("code_challenge");
-    url.searchParams.delete("code_challenge_method");
+    url.searchParams.set("code_challenge_method", "plain");
     const res = await fetchWorker(url, { redirect: "manual" });
     expect(res.status).toBe(302);
     expect(new URL(res.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
