@@ -11,6 +11,8 @@ import { createEntryPointsApp } from "./http/entry-points";
 import { problemResponse } from "./http/problem";
 import { securityHeaders } from "./http/security-headers";
 import { createV1App } from "./http/v1/app";
+import { createAuthorizeApp } from "./oauth/authorize";
+import { PUBLIC, routesFor } from "./http/access";
 
 /** Hono's own exceptions (malformed JSON, media type) expressed as domain errors. */
 function fromHttpException(e: HTTPException): AppError {
@@ -47,6 +49,13 @@ export function createApp() {
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
   app.route("/", createEntryPointsApp());
+  // The OAuth authorize page signs in and asks consent: public by nature, with its own same-origin
+  // checks and the sign-in limits inside (src/oauth/authorize.ts). The provider's other endpoints are
+  // served before Hono (src/index.ts).
+  app.route(
+    "/",
+    routesFor(PUBLIC, (routes) => routes.route("/", createAuthorizeApp())),
+  );
   app.route("/", createBenchApp());
 
   app.onError((e, c) => problemResponse(c, toAppError(e)));

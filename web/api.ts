@@ -31,6 +31,16 @@ export interface Session {
   current: boolean;
 }
 
+/** An app connected over OAuth (a hosted agent's connector). */
+export interface Connection {
+  id: string;
+  clientName: string;
+  redirectHost: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
 export interface FieldError {
   path: string;
   message: string;
@@ -124,6 +134,10 @@ export const api = {
     call<ApiKey & { key: string }>("/account/api-keys", { method: "POST", body: { name }, token }),
   revokeKey: (token: string, id: string) =>
     call<void>(`/account/api-keys/${encodeURIComponent(id)}`, { method: "DELETE", token }),
+  listConnections: (token: string) =>
+    call<{ data: Connection[] }>("/account/connections", { token }).then((r) => r.data),
+  revokeConnection: (token: string, id: string) =>
+    call<void>(`/account/connections/${encodeURIComponent(id)}`, { method: "DELETE", token }),
   listSessions: (token: string) => call<{ data: Session[] }>("/account/sessions", { token }).then((r) => r.data),
   endSession: (token: string, id: string) =>
     call<void>(`/account/sessions/${encodeURIComponent(id)}`, { method: "DELETE", token }),

@@ -1,6 +1,7 @@
 import { type Account, type ApiKey, ApiError, api, type Membership } from "./api";
 import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps } from "./account-control";
 import { endpointsFor, renderConnection, wireCopyButtons } from "./connection";
+import { refreshConnections } from "./connections";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
@@ -103,7 +104,7 @@ async function refreshKeys(): Promise<void> {
 async function enter(account: Account, focus: boolean): Promise<void> {
   showNotice(null);
   showAccount(account);
-  await Promise.all([refreshKeys(), refreshSessions(control)]);
+  await Promise.all([refreshKeys(), refreshConnections((error) => handleError(error)), refreshSessions(control)]);
   // SKILL.md links people to /#ai-connection; the section exists only once signed in.
   if (window.location.hash === "#ai-connection") byId("ai-title").focus();
   else if (focus) byId("account-title").focus();

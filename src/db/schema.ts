@@ -165,3 +165,37 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_expires_at_idx").on(t.expiresAt)],
 );
+
+/**
+ * OAuth connections (issue 18): one row per grant a person approved on the consent page, the source of
+ * truth for revocation. The grant and its tokens live in OAUTH_KV (workers-oauth-provider), which is
+ * eventually consistent between locations; every OAuth request on /mcp and every refresh checks this row
+ * instead (src/domain/connections/service.ts), so a revocation holds on the very next request everywhere.
+ */
+export const oauthConnections = sqliteTable(
+  "oauth_connections",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** The provider's grant id (the middle part of its `<user>:<grant>:<secret>` tokens), for revokeGrant. */
+    grantId: text("grant_id").notNull(),
+    /** The OAuth client_id: a registered id, or a Client ID Metadata Document URL. */
+    clientId: text("client_id").notNull(),
+    /** The name the consent page showed (self-asserted by the client, cut to 200 characters). */
+    clientName: text("client_name").notNull(),
+    /** Where the codes went: its host is what the person approved. */
+    redirectUri: text("redirect_uri").notNull(),
+    /** Granted scopes, space-separated (`tasks:read tasks:write`). */
+    scopes: text("scopes").notNull(),
+    createdAt: text("created_at").notNull().default(nowSql),
+    /** Refreshed on a token refresh and, at most once a minute, on MCP requests. */
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("oauth_connections_grant_unique").on(t.grantId),
+    index("oauth_connections_account_idx").on(t.accountId),
+  ],
+);

@@ -6,6 +6,7 @@ export const errorCodes = [
   "validation_failed",
   "unauthorized",
   "max_required",
+  "insufficient_scope",
   "forbidden_origin",
   "task_not_found",
   "list_not_found",

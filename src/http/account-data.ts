@@ -7,6 +7,7 @@ import type { AppEnv } from "../env";
 import { AccountExport } from "./account-export";
 import { body, GivenPassword, json, session } from "./account-schemas";
 import { errorResponses } from "./problem";
+import { publicOrigin } from "./public-origin";
 import { reauthenticate } from "./sign-in";
 import { jsonBody } from "./validation";
 
@@ -60,8 +61,9 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
       // A DELETE usually has no body; this one carries the password, checked like every JSON body.
       middleware: [jsonBody] as const,
       description:
-        "Erases the account and everything it owns in one atomic batch: membership, sessions, API keys, tasks " +
-        "(deleted ones too) and idempotency records. Every key and session fails from the next request on; " +
+        "Erases the account and everything it owns in one atomic batch: membership, sessions, API keys, OAuth " +
+        "connections, tasks (deleted ones too) and idempotency records. Every key, session and connected app's " +
+        "token fails from the next request on; " +
         "the email is free to sign up again. What remains (backups, logs): docs/security.md.",
       responses: {
         204: { description: "Erased." },
@@ -77,7 +79,14 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const account = await reauthenticate(c, c.req.valid("json").password, "password");
-      await eraseAccount(c.var.db, account.id);
+      const { grantIds } = await eraseAccount(c.var.db, account.id);
+      // The connections' D1 rows are gone, which ends their tokens; their grants leave KV too.
+      if (grantIds.length > 0) {
+        const origin = publicOrigin(c.env, c.req.url);
+        c.executionCtx.waitUntil(
+          import("../oauth/provider").then(({ revokeGrants }) => revokeGrants(c.env, origin, account.id, grantIds)),
+        );
+      }
       return c.body(null, 204);
     },
   );

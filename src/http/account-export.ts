@@ -3,6 +3,7 @@ import { EXPORT_FORMAT } from "../domain/accounts/export";
 import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
+import { ConnectionSummary } from "./account-connections";
 import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
 
 /**
@@ -30,13 +31,23 @@ export const AccountExport = z
     lists: z.array(List.pick({ id: true, name: true, createdAt: true, updatedAt: true })).openapi({
       description: "Every list, by name. Deleted lists are not included; a task's `listId` is a list's `id`.",
     }),
+    connections: z
+      .array(
+        ConnectionSummary.extend({
+          clientId: z.string().openapi({ description: "The app's OAuth client_id." }),
+          revokedAt: z.string().nullable().openapi({ description: "When it was revoked, or null." }),
+        }),
+      )
+      .openapi({
+        description:
+          "Every app connected over OAuth, revoked ones too: name, redirect host, scopes, dates. Never a token.",
+      }),
     tasks: z
       .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
       .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),
   })
   .openapi("AccountExport", {
     description:
-      "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists`. There are " +
-      "no connected apps yet: no third-party app can be connected; they will be added here when the service has " +
-      "them (the `format` version will say so).",
+      "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists` and " +
+      "`connections` (apps connected over OAuth).",
   });

@@ -10,6 +10,7 @@ import { errorResponses } from "./problem";
 import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
+import { registerConnectionRoutes } from "./account-connections";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -58,7 +59,10 @@ export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.route("/", routesFor(SIGN_IN, registerSignInRoutes));
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
-  app.route("/", routesFor(SESSION, registerAccountRoutes, registerSecurityRoutes, registerDataRoutes));
+  app.route(
+    "/",
+    routesFor(SESSION, registerAccountRoutes, registerSecurityRoutes, registerConnectionRoutes, registerDataRoutes),
+  );
   return app;
 }
 

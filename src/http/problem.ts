@@ -10,6 +10,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   unauthorized: 401,
   invalid_credentials: 401,
   max_required: 403,
+  insufficient_scope: 403,
   forbidden_origin: 403,
   task_not_found: 404,
   list_not_found: 404,

@@ -2,15 +2,17 @@ import { type AuthInfo, isLegacyRequest, WebStandardStreamableHTTPServerTranspor
 import { createMcpHandler } from "agents/mcp/server";
 import { toAppError } from "../app";
 import { createDb } from "../db/client";
-import { authenticateKeyHash, type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
-import type { Caller } from "../domain/tasks/statements";
 import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
 import { originAllowedFor } from "../http/cors";
 import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
-import { failedKeyAttempt, limitApiKey, withRateHeaders } from "../http/rate-limit";
+import { withRateHeaders } from "../http/rate-limit";
+import { protectedResourceMetadataPath } from "../oauth/paths";
+import type { OAuthGrant } from "../oauth/provider";
+import { InsufficientScope } from "./tool-scopes";
 import { batchProblem } from "./batch";
+import { grantCredential, keyCredential } from "./credentials";
 import { createServer } from "./server";
 import { MCP_PATH } from "./path";
 import type { ToolContext } from "./tools";
@@ -135,22 +137,53 @@ const corsOnErrors = {
   "Access-Control-Expose-Headers": "WWW-Authenticate, Retry-After",
 };
 
-export async function handleMcp(request: Request, env: Env, executionCtx: ExecutionContext): Promise<Response> {
+/**
+ * Every 401 from /mcp names where to start OAuth (RFC 9728 `resource_metadata`), so a client that holds
+ * no key can discover the authorization server; a 403 for a missing scope names the scope (step-up).
+ * The problem+json body is unchanged.
+ */
+function withChallenge(response: Response, origin: string, error: AppError, request: Request): Response {
+  const metadata = `resource_metadata="${origin}${protectedResourceMetadataPath()}"`;
+  if (error instanceof InsufficientScope) {
+    response.headers.set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="${error.scope}", ${metadata}`);
+  } else if (response.status === 401) {
+    const presented = bearerFromHeader(request.headers.get("authorization")) !== undefined;
+    response.headers.set("WWW-Authenticate", `Bearer ${metadata}${presented ? ', error="invalid_token"' : ""}`);
+  }
+  return response;
+}
+
+/**
+ * `grant`: the OAuth identity when the provider has validated an access token (src/oauth/provider.ts);
+ * without it the request is judged by its API key, exactly as before OAuth existed.
+ */
+export async function handleMcp(
+  request: Request,
+  env: Env,
+  executionCtx: ExecutionContext,
+  grant?: OAuthGrant,
+): Promise<Response> {
   try {
-    return await serve(request, env, executionCtx);
+    return await serve(request, env, executionCtx, grant);
   } catch (e) {
-    return problemResponseFor(publicOrigin(env, request.url), toAppError(e), corsOnErrors);
+    const origin = publicOrigin(env, request.url);
+    const error = toAppError(e);
+    return withChallenge(problemResponseFor(origin, error, corsOnErrors), origin, error, request);
   }
 }
 
 /**
- * Origin, then the key's format and rate limit (as REST), then the SDK, then the key's verdict:
- * no MCP result leaves before the key is known to be live, so a refused key still gets HTTP 401.
- * The verdict usually comes from the task verb's own D1 batch (one round trip for list_tasks and
- * create_task); when no verb ran (tools/list, calendars, a bad argument) it is looked up here.
- * A statement run for a refused key is scoped to no account, so it reads and writes nothing.
+ * Origin, then the credential and its rate limit (as REST), then the SDK, then the credential's verdict:
+ * no MCP result leaves before the credential is known to be live, so a refused one still gets HTTP 401.
+ * For a key the verdict usually comes from the task verb's own D1 batch (one round trip for list_tasks
+ * and create_task); for an OAuth token it came first, with the connection's row.
  */
-async function serve(request: Request, env: Env, executionCtx: ExecutionContext): Promise<Response> {
+async function serve(
+  request: Request,
+  env: Env,
+  executionCtx: ExecutionContext,
+  grant: OAuthGrant | undefined,
+): Promise<Response> {
   if (!originAllowed(request, env)) {
     throw new AppError(
       "forbidden_origin",
@@ -161,39 +194,28 @@ async function serve(request: Request, env: Env, executionCtx: ExecutionContext)
   if (request.method === "OPTIONS") return mcp().fetch(request);
 
   const db = createDb(env.DB);
-  const key = bearerFromHeader(request.headers.get("authorization"));
-  // Runs on every request, no cache: a revoked key or a lapsed membership applies at once.
-  const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
-  // The same per-key budget as REST, counted before any D1 work.
-  let rateHeaders = await limitApiKey(env, keyHash);
-
-  let verified: KeyAuthentication | undefined;
-  const caller: Caller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
-  const toolContext: ToolContext = { caller, assets: env.ASSETS, origin: publicOrigin(env, request.url) };
-  const authInfo: AuthInfo = {
-    token: key!,
-    clientId: `key:${keyHash.slice(0, 16)}`,
-    scopes: [],
-    extra: { toolContext },
+  const credential = grant ? await grantCredential(request, env, db, grant) : await keyCredential(request, env, db);
+  let { rateHeaders } = credential;
+  const toolContext: ToolContext = {
+    caller: credential.caller,
+    assets: env.ASSETS,
+    origin: publicOrigin(env, request.url),
   };
+  const authInfo: AuthInfo = { ...credential.authInfo, extra: { toolContext } };
   const { request: forwarded, parsedBody } = await withParsedBody(request);
   // A batch is refused whole before anything runs, or each message after the first is counted
   // as a request of its own (batch.ts): either way before any message is served.
   const refused = batchProblem(forwarded, parsedBody);
   if (!refused && Array.isArray(parsedBody))
-    for (let i = 1; i < parsedBody.length; i++) rateHeaders = await limitApiKey(env, keyHash);
+    for (let i = 1; i < parsedBody.length; i++) rateHeaders = await credential.count();
+  if (!refused) credential.permits(parsedBody);
   const response = refused
     ? invalidRequest(refused)
     : parsedBody !== undefined && (await isLegacyRequest(forwarded, parsedBody))
       ? await serveLegacyAsJson(forwarded, authInfo, parsedBody)
       : await mcp().fetch(forwarded, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
 
-  const auth =
-    verified ??
-    (await authenticateKeyHash(db, keyHash).catch(async (e) => {
-      await response.body?.cancel();
-      return failedKeyAttempt(env, request, e);
-    }));
+  const auth = await credential.confirm(response);
   if (auth.touch) executionCtx.waitUntil(auth.touch().catch(() => undefined));
   return withRateHeaders(response, { ...rateHeaders, ...NOSNIFF });
 }

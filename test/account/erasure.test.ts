@@ -39,7 +39,16 @@ describe("DELETE /account", () => {
     const kept = await seededAccount("keep-me");
     const before = await rowsMentioning([gone.accountId]);
     // The seed really touches every table that holds account rows, or the check below proves little.
-    for (const table of ["accounts", "memberships", "sessions", "api_keys", "tasks", "lists", "idempotency_keys"])
+    for (const table of [
+      "accounts",
+      "memberships",
+      "sessions",
+      "api_keys",
+      "tasks",
+      "lists",
+      "idempotency_keys",
+      "oauth_connections",
+    ])
       expect(before[table], table).toBeGreaterThan(0);
     // The search index keeps words, not ids, in binary segments that the scan above cannot read:
     // ask it for any word of the account (every indexed word starts with the account's code).

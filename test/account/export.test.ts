@@ -37,6 +37,10 @@ describe("GET /account/export", () => {
     expect(doc.apiKeys.map((k) => k.id).sort()).toEqual([mine.keyId, mine.revokedKeyId].sort());
     expect(doc.sessions).toHaveLength(2);
     expect(doc.sessions.filter((s) => s.current)).toHaveLength(1);
+    // The app connected over OAuth, without its tokens.
+    expect(doc.connections).toMatchObject([
+      { clientName: "export-mine agent", redirectHost: "client.example", scopes: ["tasks:read", "tasks:write"] },
+    ]);
 
     // Nothing of the other account, no secret and no hash.
     for (const needle of [
@@ -46,6 +50,8 @@ describe("GET /account/export", () => {
       mine.key,
       mine.session,
       mine.secondSession,
+      mine.connection.access_token,
+      mine.connection.refresh_token,
       "export-mine deleted",
       "export-mine old list",
     ]) {

@@ -16,6 +16,8 @@ const OPERATIONS: [string, string, string[]][] = [
   ["/account/password", "post", ["400", "401", "413", "429"]],
   ["/account", "delete", ["400", "401", "413", "429"]],
   ["/account/export", "get", ["401", "429"]],
+  ["/account/connections", "get", ["401", "429"]],
+  ["/account/connections/{id}", "delete", ["401", "404", "429"]],
 ];
 
 describe("account routes in OpenAPI", () => {
@@ -37,6 +39,7 @@ describe("account routes in OpenAPI", () => {
     expect(Object.keys(schema.properties).sort()).toEqual([
       "account",
       "apiKeys",
+      "connections",
       "exportedAt",
       "format",
       "lists",

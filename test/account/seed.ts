@@ -1,8 +1,10 @@
 import { call, createTask, json, maxUser } from "../helpers";
+import { connect } from "../oauth/support";
 
 /**
  * An account with a row in every table: Max, two sessions, a live and a revoked key, open,
- * completed and deleted tasks (indexed for search), a live and a deleted list, and an idempotency record.
+ * completed and deleted tasks (indexed for search), a live and a deleted list, an idempotency record,
+ * and an app connected over OAuth.
  */
 export async function seededAccount(label: string) {
   const user = await maxUser(label);
@@ -30,8 +32,10 @@ export async function seededAccount(label: string) {
     headers: { "Idempotency-Key": `${label}-1` },
   });
   const idempotent = await json(replayed);
+  const connection = await connect(user, { name: `${label} agent` });
   return {
     ...user,
+    connection,
     secondSession,
     revokedKeyId: revoked.id as string,
     taskIds: { open: open.id, done: done.id, gone: gone.id, idempotent: idempotent.id },

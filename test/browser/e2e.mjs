@@ -1,6 +1,7 @@
 // End-to-end test of the account page in a real browser (Debian chromium driven by playwright-core)
 // against a `wrangler dev` started here with its own port, inspector port and D1 state.
 // Run: npm run test:browser. Screenshots: artifacts/browser/NN-step.png (not committed).
+import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -14,6 +15,8 @@ const { email } = credentials;
 // The password step changes it.
 let { password } = credentials;
 const wide = { width: 1280, height: 900 };
+// A local app's OAuth callback (loopback, as RFC 8252 allows); the browser test intercepts it.
+const OAUTH_REDIRECT = "http://localhost:9/callback";
 
 function assert(condition, message) {
   if (!condition) throw new Error(message);
@@ -54,6 +57,17 @@ async function main() {
   let key;
   let keyId;
   const tasksWith = (bearer) => fetch(`${base}/api/v1/tasks`, { headers: { Authorization: `Bearer ${bearer}` } });
+  const mcpWith = (bearer) =>
+    fetch(`${base}/mcp`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${bearer}`,
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+    });
+  const oauth = {};
 
   const steps = [
     [
@@ -317,6 +331,107 @@ async function main() {
         const keyIds = (exported.apiKeys ?? []).map((k) => k.id);
         assert(keyIds.includes(keyId) && keyIds.includes(created.id), "the export lacks the keys");
         assert(!JSON.stringify(exported).includes(created.key), "the export holds a key's secret");
+      },
+    ],
+    [
+      "connects an app over OAuth: signed out, it signs in on the authorize page and allows",
+      "09b-oauth-allowed",
+      async () => {
+        // What a hosted agent does: register, then send the person to the authorize URL.
+        const registered = await (
+          await fetch(`${base}/oauth/register`, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({
+              client_name: "E2E Agent",
+              redirect_uris: [OAUTH_REDIRECT],
+              token_endpoint_auth_method: "none",
+            }),
+          })
+        ).json();
+        assert(registered.client_id, `registration failed: ${JSON.stringify(registered)}`);
+        oauth.clientId = registered.client_id;
+        const verifier = randomBytes(32).toString("base64url");
+        const url = new URL(`${base}/oauth/authorize`);
+        for (const [name, value] of Object.entries({
+          response_type: "code",
+          client_id: oauth.clientId,
+          redirect_uri: OAUTH_REDIRECT,
+          code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+          code_challenge_method: "S256",
+          state: "e2e-state",
+          resource: `${base}/mcp`,
+        }))
+          url.searchParams.set(name, value);
+        // A browser that is signed out everywhere.
+        const fresh = await browser.newContext({ viewport: wide, locale: "en-US", timezoneId: "UTC" });
+        const agent = await fresh.newPage();
+        agent.setDefaultTimeout(10_000);
+        agent.on("pageerror", (error) => consoleErrors.push(error.message));
+        // The client's redirect URI: the browser arrives there with the code.
+        const arrived = new Promise((resolve) =>
+          agent.route(`${OAUTH_REDIRECT}**`, (route) => {
+            resolve(new URL(route.request().url()));
+            return route.fulfill({ status: 200, contentType: "text/plain", body: "back at the app" });
+          }),
+        );
+        const response = await agent.goto(url.href);
+        const csp = response.headers()["content-security-policy"] ?? "";
+        assert(csp.includes("frame-ancestors 'none'"), `the authorize page may be framed: ${csp}`);
+        assert((await text(agent, "#client-name")) === "E2E Agent", "the sign-in page does not name the client");
+        await agent.getByLabel("Email").fill(email);
+        await agent.getByLabel("Password").fill(password);
+        await agent.screenshot({ path: join(artifacts, "09b1-authorize-sign-in.png"), fullPage: true });
+        await agent.getByRole("button", { name: "Sign in" }).click();
+        await agent.getByRole("button", { name: "Allow" }).waitFor();
+        assert((await text(agent, "#client-name")) === "E2E Agent", "the consent page does not name the client");
+        assert(
+          (await text(agent, "#redirect-host")) === "localhost",
+          "the consent page does not show the redirect host",
+        );
+        await agent.screenshot({ path: join(artifacts, "09b2-authorize-consent.png"), fullPage: true });
+        await agent.getByRole("button", { name: "Allow" }).click();
+        const back = await arrived;
+        assert(back.searchParams.get("state") === "e2e-state", `state not returned: ${back}`);
+        assert(back.searchParams.get("iss") === base, `iss not returned: ${back}`);
+        await fresh.close();
+        const tokens = await (
+          await fetch(`${base}/oauth/token`, {
+            method: "POST",
+            headers: { "Content-Type": "application/x-www-form-urlencoded" },
+            body: new URLSearchParams({
+              grant_type: "authorization_code",
+              code: back.searchParams.get("code") ?? "",
+              client_id: oauth.clientId,
+              redirect_uri: OAUTH_REDIRECT,
+              code_verifier: verifier,
+              resource: `${base}/mcp`,
+            }),
+          })
+        ).json();
+        assert(tokens.access_token, `no access token: ${JSON.stringify(tokens)}`);
+        oauth.accessToken = tokens.access_token;
+        const listed = await mcpWith(oauth.accessToken);
+        assert(listed.status === 200, `tools/list with the OAuth token answered ${listed.status}`);
+      },
+    ],
+    [
+      "revokes the connection on the account page; the next MCP call with its token is 401",
+      "09c-oauth-revoked",
+      async () => {
+        await page.reload();
+        await page.locator("#connection-list li").first().waitFor();
+        assert((await text(page, "#connection-list .key__name")) === "E2E Agent", "the connected app is not listed");
+        await shot("09c1-connected-apps");
+        await page.getByRole("button", { name: "Revoke E2E Agent" }).click();
+        await until(async () => !(await visible(page, "#connection-list li")), "the connection is still listed");
+        assert(await visible(page, "#connections-empty"), "no 'No connected apps' after revoking");
+        const refused = await mcpWith(oauth.accessToken);
+        assert(refused.status === 401, `tools/list after revocation answered ${refused.status}`);
+        assert(
+          (refused.headers.get("www-authenticate") ?? "").includes("resource_metadata="),
+          "the 401 does not name the resource metadata",
+        );
       },
     ],
     [

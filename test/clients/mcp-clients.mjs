@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client as Client2, StreamableHTTPClientTransport as Transport2 } from "@modelcontextprotocol/client";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/client/validators/ajv";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client as Client1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as Transport1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { accountWithKey } from "../support/accounts.mjs";
@@ -282,6 +283,16 @@ const inspectorCases = [
     },
   },
   {
+    // Before issue 18 it could only say "Interactive OAuth requires a TTY"; now the server's 401 reaches the user.
+    label: "a bad key with --stored-auth-only prints the server's 401 message",
+    key: "todo_live_not-a-real-key",
+    args: ["--stored-auth-only", "--method", "tools/list"],
+    check: ({ code, output }) => {
+      assert.match(output, /A valid API key is required/);
+      assert.notEqual(code, 0, output);
+    },
+  },
+  {
     label: "tools/list succeeds",
     args: ["--method", "tools/list"],
     check: ({ code, stdout, output }) => {
@@ -301,6 +312,78 @@ const inspectorCases = [
   },
 ];
 
+/**
+ * The authorize page as a browser uses it: the sign-in form, then Allow with the consent cookie.
+ * Resolves with the code the client's redirect URI receives.
+ */
+async function consentOverHttp(url, { email, password }) {
+  const origin = new URL(url).origin;
+  const form = (fields) => ({
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: origin },
+    body: new URLSearchParams(fields),
+  });
+  const signedIn = await fetch(url, form({ step: "sign-in", email, password }));
+  const html = await signedIn.text();
+  assert.equal(signedIn.status, 200, html);
+  const hidden = (name) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+  const cookie = signedIn.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
+  const allowed = await fetch(url, {
+    ...form({ step: "consent", handle: hidden("handle"), ticket: hidden("ticket"), decision: "allow" }),
+    headers: { ...form({}).headers, Cookie: cookie },
+  });
+  assert.equal(allowed.status, 302, await allowed.text());
+  return new URL(allowed.headers.get("location")).searchParams.get("code");
+}
+
+/** An OAuthClientProvider kept in memory, as a host keeps one per server. */
+function memoryAuthProvider(redirectUrl) {
+  const saved = {};
+  return {
+    saved,
+    redirectUrl,
+    clientMetadata: {
+      client_name: "Node SDK 1.x Agent",
+      redirect_uris: [redirectUrl],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    },
+    clientInformation: () => saved.client,
+    saveClientInformation: (client) => (saved.client = client),
+    tokens: () => saved.tokens,
+    saveTokens: (tokens) => (saved.tokens = tokens),
+    redirectToAuthorization: (url) => (saved.authorizationUrl = url),
+    saveCodeVerifier: (verifier) => (saved.verifier = verifier),
+    codeVerifier: () => saved.verifier,
+  };
+}
+
+describe(`OAuth with ${packageJson("@modelcontextprotocol/sdk").version}'s authProvider (no key at all)`, () => {
+  test("401 → discovery → registration → sign-in and consent → token → tools/call", { timeout: TIMEOUT }, async () => {
+    const url = new URL(`${server.base}/mcp`);
+    const provider = memoryAuthProvider("http://localhost:9/callback");
+    await assert.rejects(
+      new Client1({ name: "oauth", version: "1.0.0" }).connect(new Transport1(url, { authProvider: provider })),
+      UnauthorizedError,
+    );
+    assert.ok(provider.saved.client?.client_id, "the client registered itself");
+    const code = await consentOverHttp(provider.saved.authorizationUrl.href, accounts.max);
+    const transport = new Transport1(url, { authProvider: provider });
+    await transport.finishAuth(code);
+    const client = new Client1({ name: "oauth", version: "1.0.0" });
+    await client.connect(transport);
+    assert.equal((await client.listTools()).tools.length, 7);
+    const created = await client.callTool({ name: "create_task", arguments: { title: "Over OAuth from Node" } });
+    assert.ok(!created.isError, textOf(created));
+    await client.close();
+  });
+});
+
 describe(`@modelcontextprotocol/inspector ${packageJson("@modelcontextprotocol/inspector").version} CLI`, () => {
   const inspector = join(
     root,
@@ -314,7 +397,7 @@ describe(`@modelcontextprotocol/inspector ${packageJson("@modelcontextprotocol/i
 
   for (const row of inspectorCases) {
     test(row.label, { timeout: TIMEOUT }, async () => {
-      const auth = `Authorization: Bearer ${accounts[row.account ?? "max"].key}`;
+      const auth = `Authorization: Bearer ${row.key ?? accounts[row.account ?? "max"].key}`;
       const run = await runNode(
         [inspector, "--cli", `${server.base}/mcp`, "--transport", "http", "--header", auth, ...row.args],
         { env: { HOME: home } },

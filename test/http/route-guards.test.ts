@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { API_KEY, accessOf, isPublic, PUBLIC, routesFor } from "../../src/http/access";
 import { MCP_PATH } from "../../src/mcp/path";
+import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT } from "../../src/oauth/paths";
 import { BASE } from "../helpers";
 
 /**
@@ -73,12 +74,22 @@ function operations(document: Document, source: string): Route[] {
 }
 
 /** What src/index.ts serves before Hono sees a request. A route served there joins this list. */
-const outsideHono: Route[] = ["GET", "POST", "DELETE"].map((method) => ({
-  method,
-  path: MCP_PATH,
-  declaredPublic: false,
-  source: "src/index.ts",
-}));
+const outsideHono: Route[] = [
+  ...["GET", "POST", "DELETE"].map((method) => ({
+    method,
+    path: MCP_PATH,
+    declaredPublic: false,
+    source: "src/index.ts",
+  })),
+  // The OAuth provider's own endpoints (src/oauth/paths.ts): public by the protocol, which they implement.
+  ...[
+    ["POST", OAUTH_ENDPOINTS.token],
+    ["POST", OAUTH_ENDPOINTS.register],
+    ["GET", "/.well-known/oauth-authorization-server"],
+    ["GET", PROTECTED_RESOURCE_ROOT],
+    ["GET", `${PROTECTED_RESOURCE_ROOT}${MCP_PATH}`],
+  ].map(([method, path]) => ({ method: method!, path: path!, declaredPublic: true, source: "src/oauth/provider.ts" })),
+];
 const servedOutsideHono = new Set(outsideHono.map((route) => route.path));
 
 /** As src/index.ts dispatches: its own routes through the Worker itself, the rest to `app`. */
@@ -144,9 +155,11 @@ describe("route guards", () => {
       "GET /api/v1/docs",
       "GET /api/v1/openapi.json",
       "GET /llms.txt",
+      "GET /oauth/authorize",
       "POST /_bench/d1",
       "POST /auth/login",
       "POST /auth/signup",
+      "POST /oauth/authorize",
     ]);
   });
 });

@@ -1,6 +1,15 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, apiKeys, idempotencyKeys, lists, memberships, sessions, tasks } from "../../db/schema";
+import {
+  accounts,
+  apiKeys,
+  idempotencyKeys,
+  lists,
+  memberships,
+  oauthConnections,
+  sessions,
+  tasks,
+} from "../../db/schema";
 
 /**
  * Erases an account and everything it owns in one D1 batch (one transaction: all or nothing).
@@ -10,9 +19,15 @@ import { accounts, apiKeys, idempotencyKeys, lists, memberships, sessions, tasks
  * Children go first, the account last: the tasks triggers (migration 0003) still find their row.
  * Deleting the tasks also deletes their rows of the search index (tasks_fts, by trigger, migration
  * 0008); lists go after the tasks, whose triggers would otherwise touch them.
+ * Returns the grant ids of the account's OAuth connections: with their rows gone every token of theirs is
+ * refused at once; the caller then clears the grants from the provider's KV.
  */
-export async function eraseAccount(db: Db, accountId: string): Promise<void> {
-  await db.batch([
+export async function eraseAccount(db: Db, accountId: string): Promise<{ grantIds: string[] }> {
+  const [connections] = await db.batch([
+    db
+      .delete(oauthConnections)
+      .where(eq(oauthConnections.accountId, accountId))
+      .returning({ grantId: oauthConnections.grantId }),
     db.delete(idempotencyKeys).where(eq(idempotencyKeys.accountId, accountId)),
     // Tombstones included: a deleted task's row is still the account's data.
     db.delete(tasks).where(eq(tasks.accountId, accountId)),
@@ -22,4 +37,5 @@ export async function eraseAccount(db: Db, accountId: string): Promise<void> {
     db.delete(memberships).where(eq(memberships.accountId, accountId)),
     db.delete(accounts).where(eq(accounts.id, accountId)),
   ]);
+  return { grantIds: connections.map((row) => row.grantId) };
 }

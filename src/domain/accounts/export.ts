@@ -2,6 +2,7 @@ import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { listApiKeys } from "../api-keys/service";
 import { lists } from "../../db/schema";
+import { exportConnections } from "../connections/service";
 import { AppError } from "../errors";
 import { taskJsonSql } from "../tasks/row";
 import { getAccount } from "./service";
@@ -9,7 +10,7 @@ import { listSessions } from "./sessions";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions) is read at once, the tasks page by page, so memory
+ * head (account, membership, keys, sessions, connections) is read at once, the tasks page by page, so memory
  * holds one page, never the whole account. docs/scaling.md has the measurements.
  */
 export const EXPORT_FORMAT = "todo-export/2";
@@ -22,7 +23,7 @@ export const EXPORT_FORMAT = "todo-export/2";
 export const EXPORT_PAGE_SIZE = 250;
 
 export async function exportHead(db: Db, accountId: string, currentSessionId: string) {
-  const [account, created, apiKeys, sessions, accountLists] = await Promise.all([
+  const [account, created, apiKeys, sessions, accountLists, connections] = await Promise.all([
     getAccount(db, accountId),
     db.get<{ createdAt: string } | undefined>(
       sql`SELECT created_at AS createdAt FROM accounts WHERE id = ${accountId}`,
@@ -35,6 +36,7 @@ export async function exportHead(db: Db, accountId: string, currentSessionId: st
       .from(lists)
       .where(and(eq(lists.accountId, accountId), isNull(lists.deletedAt)))
       .orderBy(asc(lists.nameKey), asc(lists.id)),
+    exportConnections(db, accountId),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
   const { membership, ...rest } = account;
@@ -46,6 +48,7 @@ export async function exportHead(db: Db, accountId: string, currentSessionId: st
     apiKeys,
     sessions,
     lists: accountLists,
+    connections,
   };
 }
 

@@ -89,15 +89,24 @@ const signerOf = async (db: Db, email: string): Promise<DeviceSigner | undefined
       .where(eq(accounts.email, normalizeEmail(email)))
   )[0];
 
+/**
+ * The account these credentials belong to, or `invalid_credentials`: the password check of sign-in,
+ * without a session (the OAuth authorize page signs in for one consent only).
+ */
+export async function verifyCredentials(db: Db, input: { email: string; password: string }): Promise<DeviceSigner> {
+  const row = await signerOf(db, input.email);
+  // Verify even for unknown emails so the response time does not reveal which exist.
+  const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!row || !ok) throw new AppError("invalid_credentials", INVALID_LOGIN);
+  return row;
+}
+
 export async function logIn(
   db: Db,
   input: { email: string; password: string },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
-  const row = await signerOf(db, input.email);
-  // Verify even for unknown emails so the response time does not reveal which exist.
-  const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!row || !ok) throw new AppError("invalid_credentials", INVALID_LOGIN);
+  const row = await verifyCredentials(db, input);
   const session = await newSession(db, row.id, client.userAgent);
   await session.insert;
   return { token: session.token, account: (await getAccount(db, row.id))!, deviceToken: await issueDeviceToken(row) };

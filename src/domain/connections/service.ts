@@ -1,0 +1,226 @@
+import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { nowSql, oauthConnections } from "../../db/schema";
+import { activeMaxSql } from "../accounts/membership";
+import type { Actor } from "../context";
+import { AppError } from "../errors";
+import { newId } from "../ids";
+
+/**
+ * Connections: the apps a person allowed on the consent page (OAuth grants), as D1 rows. The grant and
+ * its tokens live in the OAuth provider's KV; this row is what decides, on every OAuth request to /mcp
+ * and on every refresh, whether the grant still holds. D1 answers from one primary, so a revocation
+ * written here is seen by the very next request in every location (docs/security.md).
+ */
+
+/** A grant lives while its client refreshes at least this often (the provider's idle TTL, provider.ts). */
+export const CONNECTION_IDLE_DAYS = 30;
+
+export interface ConnectionSummary {
+  id: string;
+  clientName: string;
+  redirectHost: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+export interface NewConnection {
+  id: string;
+  accountId: string;
+  grantId: string;
+  clientId: string;
+  clientName: string;
+  redirectUri: string;
+  scopes: string[];
+}
+
+/** A client's name is its own text: kept short so a row stays small. */
+export const MAX_CLIENT_NAME = 200;
+
+export const newConnectionId = newId;
+
+/** Whether a client_id is a Client ID Metadata Document URL (shared by every installation of that app). */
+const isDocumentClient = (clientId: string) => /^https:\/\//i.test(clientId);
+
+/**
+ * Stores a connection, and ends the account's earlier ones for the same client the way the provider's
+ * completeAuthorization() ends their grants: the same client, and for a metadata-document client the
+ * same redirect URI (each installation of such an app is its own connection). One batch.
+ */
+export async function createConnection(db: Db, input: NewConnection): Promise<void> {
+  const same = and(
+    eq(oauthConnections.accountId, input.accountId),
+    eq(oauthConnections.clientId, input.clientId),
+    isNull(oauthConnections.revokedAt),
+    ne(oauthConnections.id, input.id),
+    isDocumentClient(input.clientId) ? eq(oauthConnections.redirectUri, input.redirectUri) : undefined,
+  );
+  await db.batch([
+    db.update(oauthConnections).set({ revokedAt: nowSql }).where(same),
+    db.insert(oauthConnections).values({
+      id: input.id,
+      accountId: input.accountId,
+      grantId: input.grantId,
+      clientId: input.clientId,
+      clientName: input.clientName.slice(0, MAX_CLIENT_NAME),
+      redirectUri: input.redirectUri,
+      scopes: input.scopes.join(" "),
+    }),
+  ]);
+}
+
+const hostOf = (uri: string) => {
+  try {
+    return new URL(uri).hostname;
+  } catch {
+    return uri;
+  }
+};
+
+/** Live: not revoked, and used (or created) within the idle lifetime of its grant. */
+const liveSql = sql`${oauthConnections.revokedAt} IS NULL AND coalesce(${oauthConnections.lastUsedAt}, ${oauthConnections.createdAt}) > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${CONNECTION_IDLE_DAYS} days`})`;
+
+/** The account's live connections, newest first. */
+export async function listConnections(db: Db, accountId: string): Promise<ConnectionSummary[]> {
+  const rows = await db
+    .select({
+      id: oauthConnections.id,
+      clientName: oauthConnections.clientName,
+      redirectUri: oauthConnections.redirectUri,
+      scopes: oauthConnections.scopes,
+      createdAt: oauthConnections.createdAt,
+      lastUsedAt: oauthConnections.lastUsedAt,
+    })
+    .from(oauthConnections)
+    .where(and(eq(oauthConnections.accountId, accountId), liveSql))
+    .orderBy(desc(oauthConnections.createdAt), desc(oauthConnections.id));
+  return rows.map(({ redirectUri, scopes, ...row }) => ({
+    ...row,
+    redirectHost: hostOf(redirectUri),
+    scopes: scopes.split(" ").filter(Boolean),
+  }));
+}
+
+/**
+ * Revokes one of the account's connections: from this write on, its access and refresh tokens are
+ * refused everywhere. Returns the grant id, for the provider's own KV clean-up. Another account's (or
+ * an already revoked) connection is not found.
+ */
+export async function revokeConnection(db: Db, accountId: string, id: string): Promise<{ grantId: string }> {
+  const [row] = await db
+    .update(oauthConnections)
+    .set({ revokedAt: nowSql })
+    .where(and(eq(oauthConnections.id, id), eq(oauthConnections.accountId, accountId), liveSql))
+    .returning({ grantId: oauthConnections.grantId });
+  if (!row) throw new AppError("not_found", "No active connection with this id.");
+  return row;
+}
+
+/** Marks the connection of a grant revoked (its client revoked the grant itself, RFC 7009). */
+export async function revokeConnectionOfGrant(db: Db, accountId: string, grantId: string): Promise<void> {
+  await db
+    .update(oauthConnections)
+    .set({ revokedAt: nowSql })
+    .where(
+      and(
+        eq(oauthConnections.grantId, grantId),
+        eq(oauthConnections.accountId, accountId),
+        isNull(oauthConnections.revokedAt),
+      ),
+    );
+}
+
+export interface ConnectionRecord extends ConnectionSummary {
+  clientId: string;
+  revokedAt: string | null;
+}
+
+/** Every connection the account ever made, revoked ones too, for the account export: never a grant id or token. */
+export async function exportConnections(db: Db, accountId: string): Promise<ConnectionRecord[]> {
+  const rows = await db
+    .select({
+      id: oauthConnections.id,
+      clientName: oauthConnections.clientName,
+      clientId: oauthConnections.clientId,
+      redirectUri: oauthConnections.redirectUri,
+      scopes: oauthConnections.scopes,
+      createdAt: oauthConnections.createdAt,
+      lastUsedAt: oauthConnections.lastUsedAt,
+      revokedAt: oauthConnections.revokedAt,
+    })
+    .from(oauthConnections)
+    .where(eq(oauthConnections.accountId, accountId))
+    .orderBy(desc(oauthConnections.createdAt), desc(oauthConnections.id));
+  return rows.map(({ redirectUri, scopes, ...row }) => ({
+    ...row,
+    redirectHost: hostOf(redirectUri),
+    scopes: scopes.split(" ").filter(Boolean),
+  }));
+}
+
+/** Every grant id the account ever had, for the provider's KV clean-up on erasure. */
+export async function grantIdsOf(db: Db, accountId: string): Promise<string[]> {
+  const rows = await db
+    .select({ grantId: oauthConnections.grantId })
+    .from(oauthConnections)
+    .where(eq(oauthConnections.accountId, accountId));
+  return rows.map((row) => row.grantId);
+}
+
+/**
+ * A token refresh (or the code exchange) for this connection: one statement that both records the use
+ * and says whether the connection still holds. False: refuse the refresh (revoked or erased).
+ */
+export async function useConnectionForRefresh(db: Db, accountId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .update(oauthConnections)
+    .set({ lastUsedAt: nowSql })
+    .where(
+      and(eq(oauthConnections.id, id), eq(oauthConnections.accountId, accountId), isNull(oauthConnections.revokedAt)),
+    )
+    .returning({ id: oauthConnections.id });
+  return rows.length > 0;
+}
+
+export interface ConnectionAuthentication {
+  actor: Actor;
+  /** Set when lastUsedAt is over a minute old: refresh it off the response path. */
+  touch?: () => Promise<unknown>;
+}
+
+interface ConnectionActorRow {
+  accountId: string;
+  timeZone: string;
+  maxActive: number | null;
+  stale: number;
+}
+
+/**
+ * Connection, account and Max in one statement (one D1 round trip per OAuth request): the row exists only
+ * while the connection is not revoked. Correlated subqueries, as in the key lookup (api-keys/service.ts).
+ */
+const connectionActorSql = (id: string, accountId: string) => sql`
+  SELECT c.account_id AS accountId,
+    (SELECT a.time_zone FROM accounts a WHERE a.id = c.account_id) AS timeZone,
+    (SELECT ${activeMaxSql("m")} FROM memberships m WHERE m.account_id = c.account_id) AS maxActive,
+    (c.last_used_at IS NULL OR c.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')) AS stale
+  FROM oauth_connections c
+  WHERE c.id = ${id} AND c.account_id = ${accountId} AND c.revoked_at IS NULL`;
+
+const REVOKED =
+  "This connection was revoked or has ended. Connect the app again (it will ask you to sign in and allow it).";
+
+/**
+ * The actor an OAuth access token acts for, judged by D1 on every request (no cache): a revoked
+ * connection, or an erased account, is `unauthorized` at once, whatever KV still holds.
+ */
+export async function authenticateConnection(db: Db, accountId: string, id: string): Promise<ConnectionAuthentication> {
+  const row = await db.get<ConnectionActorRow | undefined>(connectionActorSql(id, accountId));
+  if (!row) throw new AppError("unauthorized", REVOKED);
+  const actor: Actor = { accountId: row.accountId, maxActive: !!row.maxActive, timeZone: row.timeZone };
+  const touch = row.stale
+    ? () => db.update(oauthConnections).set({ lastUsedAt: nowSql }).where(eq(oauthConnections.id, id))
+    : undefined;
+  return { actor, touch };
+}
