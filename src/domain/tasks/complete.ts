@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import { newId } from "../ids";
 import { versionsIn, type Versions } from "./etag";
 import { nextOccurrence } from "./recurrence";
-import { newRowSelect, repeatedColumns, type RowValues, setClause, toTask } from "./row";
+import { boundColumns, newTaskRow, repeatedColumns, type RowValues, setClause, toTask } from "./row";
 import { type Caller, type CallerScope, taskStatement, type Outcome, runBehindLookup, runJudged } from "./statements";
 import {
   guardOf,
@@ -47,7 +47,7 @@ const completeWithoutOccurrence = taskStatement(
   (scope: CallerScope<GuardedValues>, [columns, guard, shortcut]: [string[], number, Shortcut]) =>
     scope.db
       .update(tasks)
-      .set(setClause(Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]]))))
+      .set(setClause(boundColumns(scope.values, columns)))
       .where(
         and(
           ownLiveTask(scope.account, scope.values.id),
@@ -110,7 +110,7 @@ const whileUnchanged = (scope: CallerScope<SeenValues>) =>
 const completeSeen = taskStatement((scope: CallerScope<SeenValues>, columns: string[]) =>
   scope.db
     .update(tasks)
-    .set(setClause(Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]]))))
+    .set(setClause(boundColumns(scope.values, columns)))
     .where(whileUnchanged(scope))
     .returning(),
 );
@@ -120,12 +120,12 @@ const insertOccurrence = taskStatement((scope: CallerScope<SeenValues & { nextId
   scope.db
     .insert(tasks)
     .select(
-      sql`SELECT ${newRowSelect({
-        ...Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]])),
-        id: scope.values.nextId,
-        accountId: sql`owner.id`,
-      })} FROM (SELECT ${scope.account} AS id) owner
-            WHERE EXISTS (SELECT 1 FROM ${tasks} WHERE ${whileUnchanged(scope)})`,
+      newTaskRow(
+        scope,
+        columns,
+        scope.values.nextId,
+        sql`EXISTS (SELECT 1 FROM ${tasks} WHERE ${whileUnchanged(scope)})`,
+      ),
     )
     .returning(),
 );

@@ -5,7 +5,7 @@ import { idempotencyKeys, tasks, type TaskRow } from "../../db/schema";
 import { randomBase62, sha256Hex } from "../crypto";
 import { AppError } from "../errors";
 import { IDEMPOTENCY_HOURS } from "../retention";
-import { newRowSelect, type RowValues, rowFromJson, rowJsonSql, toTask } from "./row";
+import { newTaskRow, type RowValues, rowFromJson, rowJsonSql, toTask } from "./row";
 import type { Task, TaskInput } from "./schemas";
 import { type Caller, judge, type CallerScope, taskStatement, type Outcome, runBehindLookup } from "./statements";
 import { IdempotencyKey } from "./values";
@@ -49,13 +49,11 @@ const claimKey = taskStatement(({ db, account, values: v }: Scope) =>
 
 /** The task, inserted only if this request's claim won: the same new row as an ordinary create. */
 const insertClaimed = taskStatement((scope: CallerScope<ClaimValues & RowValues>, columns: string[]) =>
-  scope.db.insert(tasks).select(
-    sql`SELECT ${newRowSelect({
-      ...Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]])),
-      id: scope.values.id,
-      accountId: sql`owner.id`,
-    })} FROM (SELECT ${scope.account} AS id) owner WHERE EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours(scope)})`,
-  ),
+  scope.db
+    .insert(tasks)
+    .select(
+      newTaskRow(scope, columns, scope.values.id, sql`EXISTS (SELECT 1 FROM ${idempotencyKeys} WHERE ${ours(scope)})`),
+    ),
 );
 
 const storeResponse = taskStatement((scope: Scope) =>

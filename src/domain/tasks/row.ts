@@ -4,6 +4,7 @@ import { nowSql } from "../../db/clock";
 import { tasks, type TaskRow } from "../../db/schema";
 import { type FieldDeclaration, taskFields } from "./fields";
 import type { Task, TaskPatch } from "./schemas";
+import type { CallerScope } from "./statements";
 
 /**
  * A task row in every form the verbs need, derived from the field declarations (fields.ts): the API
@@ -55,6 +56,20 @@ export type RowValues = { [K in Key]?: ColumnValue };
 
 /** A new task's row for insert…select (db/row-select.ts): `values`, else each column's default. */
 export const newRowSelect = (values: RowValues): SQL => selectRow(tasks, values);
+
+/** The values a compiled statement binds for these columns (placeholders), by field name. */
+export const boundColumns = (values: object, columns: string[]): RowValues =>
+  Object.fromEntries(columns.map((key) => [key, (values as Record<string, unknown>)[key]]));
+
+/**
+ * A new task of the caller's account as the SELECT of an insert…select: `columns` bound from the
+ * statement's values, every other column its declared default. The owner row exists only for an
+ * allowed caller, so a refused key inserts nothing; `when` adds a condition (a claim won, a task
+ * unchanged).
+ */
+export const newTaskRow = (scope: CallerScope<object>, columns: string[], id: unknown, when?: SQL) =>
+  sql`SELECT ${newRowSelect({ ...boundColumns(scope.values, columns), id, accountId: sql`owner.id` })}
+      FROM (SELECT ${scope.account} AS id) owner WHERE owner.id IS NOT NULL${when ? sql` AND ${when}` : sql``}`;
 
 /** The new task's input fields as column values: "" for an optional text means none. */
 export const inputColumns = (input: Record<string, unknown>): RowValues =>

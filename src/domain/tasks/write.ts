@@ -6,7 +6,7 @@ import { newId } from "../ids";
 import { completeAs } from "./complete";
 import { versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
-import { inputColumns, newRowSelect, patchColumns, type RowValues, setClause, toTask } from "./row";
+import { boundColumns, inputColumns, newTaskRow, patchColumns, type RowValues, setClause, toTask } from "./row";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
 import { type Caller, type CallerScope, taskStatement, type Outcome, runWithVerdictRows } from "./statements";
 
@@ -63,13 +63,7 @@ export async function getTaskAs(caller: Caller, id: string): Promise<Outcome<Tas
 export const insertTask = taskStatement((scope: CallerScope<RowValues & { id: string }>, columns: string[]) =>
   scope.db
     .insert(tasks)
-    .select(
-      sql`SELECT ${newRowSelect({
-        ...Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]])),
-        id: scope.values.id,
-        accountId: sql`owner.id`,
-      })} FROM (SELECT ${scope.account} AS id) owner WHERE owner.id IS NOT NULL`,
-    )
+    .select(newTaskRow(scope, columns, scope.values.id))
     .returning(withVerdict(scope)),
 );
 
@@ -116,7 +110,7 @@ type WriteShape = [columns: string[], guard: number];
 const updateTask = taskStatement((scope: CallerScope<GuardedValues>, [columns, guard]: WriteShape) =>
   scope.db
     .update(tasks)
-    .set(setClause(Object.fromEntries(columns.map((key) => [key, scope.values[key as keyof RowValues]]))))
+    .set(setClause(boundColumns(scope.values, columns)))
     .where(and(ownLiveTask(scope.account, scope.values.id), versionCondition(scope.values, guard)))
     .returning(withVerdict(scope)),
 );
