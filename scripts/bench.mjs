@@ -298,7 +298,7 @@ const foldedWords = (text) =>
 const matchesWord = (task, word) => foldedWords(`${task.title} ${task.notes ?? ""}`).some((w) => w.startsWith(word));
 // Spellings of SEARCH_WORD that the index folds to it (case, Latin diacritics): each is a query of
 // its own for the listings an isolate holds (listing-cache.ts), and there are more of them than it
-// can hold (8 MB, about 25 KB a page of 50 here), so taking them in turn, every search is read.
+// can hold (8 MB, about 25 KB a page of 50 here): taken in turn, every search is read.
 const FOLDS = {
   a: "aAàáâäÀÁÂÄ",
   c: "cCçćčÇĆČ",
