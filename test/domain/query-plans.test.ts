@@ -83,6 +83,9 @@ describe("the hot statements' query plans", () => {
     await waitOnExecutionContext(ctx);
 
     const statements = [...texts].filter((sql) => /\b(tasks|api_keys)\b/.test(sql));
+    // A `since` sync's tombstones: one account's deleted tasks only, not a walk of all its tasks.
+    const tombstones = statements.find((sql) => /select "id", "deleted_at" from "tasks"/.test(sql));
+    expect((await planOf(tombstones!)).join("\n")).toContain("tasks_account_deleted_idx");
     expect(statements.length).toBeGreaterThanOrEqual(5);
     // Every statement scoped by the key (all compiled, see db/compiled.ts) binds its values as `(SELECT ?)`:
     // a bare `?` next to a join or in a subquery in FROM makes SQLite re-plan the statement on every run.

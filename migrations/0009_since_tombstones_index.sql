@@ -1,0 +1,1 @@
+CREATE INDEX `tasks_account_deleted_idx` ON `tasks` (`account_id`,`deleted_at`) WHERE "tasks"."deleted_at" IS NOT NULL;
