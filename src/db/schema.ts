@@ -103,9 +103,7 @@ export const tasks = sqliteTable(
     index("tasks_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
     // The tombstones of one account, for a `since` sync: without it that statement walked every task of the
     // account (2.3 ms for 10,000 tasks against 53 µs for 100, docs/scaling.md). Tombstones only, as above.
-    index("tasks_account_deleted_idx")
-      .on(t.accountId, t.deletedAt)
-      .where(sql`${t.deletedAt} IS NOT NULL`),
+    index("tasks_account_deleted_idx").on(t.accountId, t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
     // A list's counts (openCount, taskCount) and the listing of one list: live tasks that are in a list only,
     // so a task without a list pays no entry. deleted_at (always NULL here) makes the index covering for the
     // counts, which must name it to use a partial index.

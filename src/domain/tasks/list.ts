@@ -39,18 +39,14 @@ export interface TaskPage {
 
 export const parseTasks = (page: TaskPage) => JSON.parse(page.tasksJson) as Task[];
 
-/** The values a listing binds. */
-type ListingValues = {
+/** The values a listing binds: the query's own filters, and what the listing derives from the rest. */
+type ListingValues = Pick<
+  ListTasksQuery,
+  "since" | "completed" | "listId" | "important" | "dueBefore" | "dueAfter" | "limit"
+> & {
   /** The search's words as a JSON array (searchTerms). */
   terms?: string;
-  since?: string;
-  completed?: boolean;
-  listId?: string;
-  important?: boolean;
-  dueBefore?: string;
-  dueAfter?: string;
   cursorId?: string;
-  limit?: number;
   limitPlusOne?: number;
   /** The tasks_version of the page this isolate holds, "" for none (see listing-cache.ts). */
   knownVersion: string;
