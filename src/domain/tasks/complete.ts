@@ -2,11 +2,12 @@ import { and, eq, isNull, or, type SQL, sql } from "drizzle-orm";
 import { tasks, type TaskRow } from "../../db/schema";
 import { AppError } from "../errors";
 import { newId } from "../ids";
-import { versionsIn, type Versions } from "./etag";
+import { matchesVersions, versionsIn, type Versions } from "./etag";
 import { nextOccurrence } from "./recurrence";
 import { boundColumns, newTaskRow, repeatedColumns, type RowValues, setClause, toTask } from "./row";
 import { type Caller, type CallerScope, taskStatement, type Outcome, runBehindLookup, runJudged } from "./statements";
 import {
+  type GuardedValues,
   guardOf,
   notFound,
   ownLiveTask,
@@ -27,7 +28,7 @@ export async function completeTaskAs(
   id: string,
   options: WriteOptions = {},
 ): Promise<Outcome<TaskChange>> {
-  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
+  const versions = versionsIn(options.ifMatch, id);
   return completeAs(caller, id, { completed: true }, versions, false);
 }
 
@@ -40,8 +41,6 @@ const shortcutCondition: Record<Shortcut, SQL | undefined> = {
   rewrite: or(eq(tasks.completed, true), isNull(tasks.repeat)),
   first: and(eq(tasks.completed, false), isNull(tasks.repeat)),
 };
-
-type GuardedValues = RowValues & { id: string; [version: `v${number}`]: string };
 
 const completeWithoutOccurrence = taskStatement(
   (scope: CallerScope<GuardedValues>, [columns, guard, shortcut]: [string[], number, Shortcut]) =>
@@ -162,7 +161,7 @@ async function completeRow(
     const row =
       attempt === 0 ? current : ((await runJudged(caller, [readTask(caller, null, { id })]))[0] as TaskRow[])[0];
     if (!row) throw notFound();
-    if (versions && versions !== "*" && !versions.includes(row.updatedAt)) throw stale();
+    if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
     if (row.completed && !rewriteCompleted) return retriedCompletion(caller, row);
     const merged = { ...row, ...changes } as TaskRow;
     const repeating = !row.completed && merged.repeat;

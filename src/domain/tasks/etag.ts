@@ -12,10 +12,12 @@ export const etagOf = (task: { id: string; updatedAt: string }) =>
 export type Versions = "*" | string[];
 
 /**
- * Reads an If-Match value (RFC 9110 §13.1.1) for the task `id`. Weak tags, malformed tags and
- * another task's tags never match (strong comparison), so they leave an empty list: 412.
+ * Reads an If-Match value (RFC 9110 §13.1.1) for the task `id`; none without the header. Weak tags,
+ * malformed tags and another task's tags never match (strong comparison), so they leave an empty
+ * list: 412.
  */
-export function versionsIn(ifMatch: string, id: string): Versions {
+export function versionsIn(ifMatch: string | undefined, id: string): Versions | undefined {
+  if (ifMatch === undefined) return undefined;
   if (ifMatch.trim() === "*") return "*";
   const tag = crc32(id).toString(36);
   const versions: string[] = [];

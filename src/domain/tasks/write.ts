@@ -4,7 +4,7 @@ import { tasks, type TaskRow } from "../../db/schema";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { completeAs } from "./complete";
-import { versionsIn, type Versions } from "./etag";
+import { matchesVersions, versionsIn, type Versions } from "./etag";
 import { createTaskOnce } from "./idempotency";
 import { boundColumns, inputColumns, newTaskRow, patchColumns, type RowValues, setClause, toTask } from "./row";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
@@ -56,11 +56,10 @@ export async function getTaskAs(caller: Caller, id: string): Promise<Outcome<Tas
 }
 
 /**
- * Inserts a task for the key's account. The owner row exists only for an allowed key, so a refused
- * key inserts nothing; the inserted row carries the verdict. `columns` is the shape: the names of
- * the values bound (a new task's input fields, or an occurrence's), in a fixed order.
+ * Inserts a task for the caller's account (newTaskRow: nothing for a refused key); the inserted row
+ * carries the verdict. `columns` is the shape: the names of the input fields bound, in a fixed order.
  */
-export const insertTask = taskStatement((scope: CallerScope<RowValues & { id: string }>, columns: string[]) =>
+const insertTask = taskStatement((scope: CallerScope<RowValues & { id: string }>, columns: string[]) =>
   scope.db
     .insert(tasks)
     .select(newTaskRow(scope, columns, scope.values.id))
@@ -103,7 +102,8 @@ export const versionCondition = (values: Record<string, unknown>, guard: number)
           Array.from({ length: guard }, (_, i) => values[`v${i}`] as string),
         );
 
-type GuardedValues = RowValues & { id: string; [version: `v${number}`]: string };
+/** A guarded write's values: the task, its columns, and the If-Match versions (versionValues). */
+export type GuardedValues = RowValues & { id: string; [version: `v${number}`]: string };
 /** The write's shape: the columns it sets, and its If-Match guard (guardOf). */
 type WriteShape = [columns: string[], guard: number];
 
@@ -130,7 +130,7 @@ export async function updateTaskAs(
   patch: TaskPatch,
   options: WriteOptions = {},
 ): Promise<Outcome<TaskChange>> {
-  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
+  const versions = versionsIn(options.ifMatch, id);
   const changes = patchColumns(patch);
   if (changes.completed === true) return completeAs(caller, id, changes, versions, true);
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
@@ -138,7 +138,7 @@ export async function updateTaskAs(
     const { auth, results } = await runWithVerdictRows(caller, [readTask(caller, null, { id })]);
     const [row] = results[0] as TaskRow[];
     if (!row) throw notFound();
-    if (versions && versions !== "*" && !versions.includes(row.updatedAt)) throw stale();
+    if (versions && !matchesVersions(versions, row.updatedAt)) throw stale();
     return { value: { task: toTask(row) }, auth };
   }
   const guard = guardOf(versions);
@@ -154,7 +154,7 @@ export async function updateTaskAs(
   throw current ? stale() : notFound();
 }
 
-const deleteTask = taskStatement((scope: CallerScope<{ id: string; [version: `v${number}`]: string }>, guard: number) =>
+const deleteTask = taskStatement((scope: CallerScope<GuardedValues>, guard: number) =>
   scope.db
     .update(tasks)
     .set(setClause({ deletedAt: nowSql }))
@@ -164,7 +164,7 @@ const deleteTask = taskStatement((scope: CallerScope<{ id: string; [version: `v$
 
 /** Deletes a task, leaving a tombstone so `since` syncs learn about it. With `ifMatch`, a stale ETag is 412. */
 export async function deleteTaskAs(caller: Caller, id: string, options: WriteOptions = {}): Promise<Outcome<void>> {
-  const versions = options.ifMatch === undefined ? undefined : versionsIn(options.ifMatch, id);
+  const versions = versionsIn(options.ifMatch, id);
   const guard = guardOf(versions);
   const { auth, results } = await runWithVerdictRows(caller, [
     deleteTask(caller, guard, { ...versionValues(versions), id }),
