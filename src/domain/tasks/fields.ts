@@ -26,10 +26,10 @@ export interface FieldDeclaration {
   /** Copied from a completed repeating task to its next occurrence. */
   repeats?: true;
   /**
-   * Written whenever `completed` is: the SQL value for the new `completed` (a bound 1 or 0). In an
-   * UPDATE, column names read the row before the change.
+   * Written whenever `completed` is: the SQL value for the new `completed` (a placeholder bound to 1
+   * or 0). In an UPDATE, column names read the row before the change.
    */
-  followsCompleted?: (completed: SQL | Placeholder | number) => SQL;
+  followsCompleted?: (completed: Placeholder) => SQL;
 }
 
 export const taskFields = {

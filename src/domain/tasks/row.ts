@@ -50,12 +50,8 @@ export const taskJsonSql = sql.raw(
 export const taskArraySql = (orderBy: SQL, filter?: SQL) =>
   sql`'[' || coalesce(group_concat(${taskJsonSql}, ',' ORDER BY ${orderBy})${filter ? sql` FILTER (WHERE ${filter})` : sql``}, '') || ']'`;
 
-/** A value for a column: a JS value (encoded by the column), a placeholder, or SQL. */
-export type ColumnValue = unknown;
-export type RowValues = { [K in Key]?: ColumnValue };
-
-/** A new task's row for insert…select (db/row-select.ts): `values`, else each column's default. */
-export const newRowSelect = (values: RowValues): SQL => selectRow(tasks, values);
+/** Column values by field name: JS values (encoded by the column), placeholders, or SQL. */
+export type RowValues = { [K in Key]?: unknown };
 
 /** The values a compiled statement binds for these columns (placeholders), by field name. */
 export const boundColumns = (values: object, columns: string[]): RowValues =>
@@ -68,7 +64,7 @@ export const boundColumns = (values: object, columns: string[]): RowValues =>
  * unchanged).
  */
 export const newTaskRow = (scope: CallerScope<object>, columns: string[], id: unknown, when?: SQL) =>
-  sql`SELECT ${newRowSelect({ ...boundColumns(scope.values, columns), id, accountId: sql`owner.id` })}
+  sql`SELECT ${selectRow(tasks, { ...boundColumns(scope.values, columns), id, accountId: sql`owner.id` })}
       FROM (SELECT ${scope.account} AS id) owner WHERE owner.id IS NOT NULL${when ? sql` AND ${when}` : sql``}`;
 
 /** The new task's input fields as column values: "" for an optional text means none. */
@@ -114,14 +110,13 @@ const bumpedUpdatedAt = sql`max(${nowSql}, strftime('%Y-%m-%dT%H:%M:%fZ', ${task
 
 /**
  * The SET of an UPDATE: the changes, the fields that follow `completed` when it changes, and the
- * bumped updatedAt. Values may be placeholders (compiled statements bind them).
+ * bumped updatedAt. Values are placeholders or SQL: every UPDATE is a compiled statement.
  */
 export function setClause(changes: RowValues): Record<string, unknown> {
   const set: Record<string, unknown> = { ...changes };
   if (changes.completed !== undefined) {
     for (const [key, field] of fields) {
-      const completed = typeof changes.completed === "boolean" ? Number(changes.completed) : changes.completed;
-      if (field.followsCompleted) set[key] = field.followsCompleted(completed as Placeholder | number);
+      if (field.followsCompleted) set[key] = field.followsCompleted(changes.completed as Placeholder);
     }
   }
   return { ...set, updatedAt: bumpedUpdatedAt };
