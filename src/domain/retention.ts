@@ -1,10 +1,20 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { idempotencyKeys, lists, nowSql, sessions, tasks } from "../db/schema";
+import { AppError } from "./errors";
 
 /** Tombstones of deleted tasks and lists are kept this long; a `since` older than that is 410 sync_expired. */
 export const TOMBSTONE_DAYS = 90;
 export const TOMBSTONE_MS = TOMBSTONE_DAYS * 86_400_000;
+
+/** 410 `sync_expired` when `since` is older than the tombstones kept; `instead` says what to do. */
+export function expiredSince(since: string | undefined, instead: string): AppError | undefined {
+  if (!since || Date.parse(since) >= Date.now() - TOMBSTONE_MS) return undefined;
+  return new AppError(
+    "sync_expired",
+    `\`since\` is older than ${TOMBSTONE_DAYS} days, so deletions before it are forgotten. ${instead}`,
+  );
+}
 
 /** Idempotency-Key records answer replays for this long. */
 export const IDEMPOTENCY_HOURS = 24;

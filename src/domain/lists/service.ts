@@ -3,7 +3,7 @@ import { selectRow } from "../../db/row-select";
 import { lists, nowSql, tasks } from "../../db/schema";
 import { AppError } from "../errors";
 import { newId } from "../ids";
-import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
+import { expiredSince } from "../retention";
 import { setClause } from "../tasks/row";
 import {
   type Caller,
@@ -69,11 +69,7 @@ const clashes = taskStatement(({ db, account, values: v }: CallerScope<Named>) =
     .select({ id: lists.id, nameKey: lists.nameKey })
     .from(lists)
     .where(
-      and(
-        eq(lists.accountId, account),
-        isNull(lists.deletedAt),
-        or(eq(lists.id, v.id as never), eq(lists.nameKey, v.nameKey as never)),
-      ),
+      and(eq(lists.accountId, account), isNull(lists.deletedAt), or(eq(lists.id, v.id), eq(lists.nameKey, v.nameKey))),
     ),
 );
 
@@ -131,12 +127,8 @@ export async function listListsAs(caller: Caller, query: { since?: string }): Pr
     ...(since ? [listTombstones(caller, null, values)] : []),
   ]);
   // Judged after the key, as for tasks: a refused caller hears 401/403, not 410.
-  if (since && Date.parse(since) < Date.now() - TOMBSTONE_MS) {
-    throw new AppError(
-      "sync_expired",
-      `\`since\` is older than ${TOMBSTONE_DAYS} days, so deletions before it are forgotten. List again without \`since\`.`,
-    );
-  }
+  const expired = expiredSince(since, "List again without `since`.");
+  if (expired) throw expired;
   const [[row], deleted] = results as [{ json: string; now: string }[], { id: string; deletedAt: string }[]?];
   const value: ListPage = { lists: JSON.parse(row!.json) as List[], serverTime: row!.now };
   if (deleted) value.deleted = deleted;
@@ -189,7 +181,7 @@ const readList = taskStatement(({ db, account, verdict, values: v }: CallerScope
 const renameList = taskStatement(({ db, account, verdict, values: v }: CallerScope<Named>) =>
   db
     .update(lists)
-    .set({ name: v.name as never, nameKey: v.nameKey as never, updatedAt: nowSql })
+    .set({ name: sql`${v.name}`, nameKey: sql`${v.nameKey}`, updatedAt: nowSql })
     .where(
       and(
         ownLiveList(account, v.id),

@@ -4,8 +4,8 @@ import type { Db } from "../../db/client";
 import { isTooBig } from "../../db/faults";
 import { tasks } from "../../db/schema";
 import { keyVerdictRows } from "../api-keys/service";
-import { AppError } from "../errors";
-import { TOMBSTONE_DAYS, TOMBSTONE_MS } from "../retention";
+import type { AppError } from "../errors";
+import { expiredSince } from "../retention";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { heldListing, type ListedPage, pageToServe } from "./listing-cache";
 import { chunkQuery, joinChunks } from "./listing-chunks";
@@ -183,14 +183,8 @@ export async function listTasksAs(caller: Caller, query: ListTasksQuery): Promis
 async function runListing(caller: Caller, query: ListTasksQuery, chunked: boolean): Promise<Outcome<TaskPage>> {
   const since = query.since ? toUtc(query.since) : undefined;
   // Problems with the query are raised only once the key is known to be allowed to list.
-  let problem: AppError | undefined;
+  let problem = expiredSince(since, "Drop your local copy and list again without `since`.");
   let cursor: ReturnType<typeof decodeCursor> | undefined;
-  if (since && Date.parse(since) < Date.now() - TOMBSTONE_MS) {
-    problem = new AppError(
-      "sync_expired",
-      `\`since\` is older than ${TOMBSTONE_DAYS} days, so deletions before it are forgotten. Drop your local copy and list again without \`since\`.`,
-    );
-  }
   try {
     cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   } catch (e) {
