@@ -6,24 +6,7 @@ import { createDb } from "../../src/db/client";
 import { purgeExpired } from "../../src/domain/retention";
 import { handleMcp } from "../../src/mcp/handler";
 import { createTask, maxUser } from "../helpers";
-
-/** A D1 binding that records the SQL text of every statement it prepares. */
-function recordingD1(real: D1Database) {
-  const texts = new Set<string>();
-  const db = new Proxy(real, {
-    get(target, prop) {
-      if (prop === "prepare") {
-        return (sql: string) => {
-          texts.add(sql);
-          return target.prepare(sql);
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { db, texts };
-}
+import { probedD1 } from "../support/d1-probes";
 
 /** SQLite's plan for a statement, one detail line per step (parameters left NULL: plans do not depend on them). */
 async function planOf(sql: string): Promise<string[]> {
@@ -40,7 +23,7 @@ describe("the hot statements' query plans", () => {
   it("use an index for every table a task request reads, and never scan tasks or api_keys", async () => {
     const { key } = await maxUser("plans");
     const task = await createTask(key, { title: "Planned" });
-    const { db, texts } = recordingD1(env.DB);
+    const { db, texts } = probedD1(env.DB);
     const app = createApp();
     const send = async (path: string, init: { method?: string; body?: unknown } = {}) => {
       const ctx = createExecutionContext();
@@ -106,7 +89,7 @@ describe("the hot statements' query plans", () => {
 
   // The tombstone index is partial (deleted_at IS NOT NULL): the purge must keep the term that lets SQLite use it.
   it("purge tombstones through the partial deleted_at index, not a scan of every task", async () => {
-    const { db, texts } = recordingD1(env.DB);
+    const { db, texts } = probedD1(env.DB);
     await purgeExpired(createDb(db));
     const purge = [...texts].find((sql) => /delete from "tasks"/i.test(sql));
     expect(purge).toBeDefined();

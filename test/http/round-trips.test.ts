@@ -5,49 +5,14 @@ import { createApp } from "../../src/app";
 import { generateApiKey } from "../../src/domain/api-keys/format";
 import { handleMcp } from "../../src/mcp/handler";
 import { call, createKey, createTask, json, maxUser, signUp } from "../helpers";
-
-/** A D1 binding that counts round trips (each batch() and each executed statement is one) and statements. */
-function countingD1(real: D1Database) {
-  const counter = { trips: 0, statements: 0 };
-  const wrapStatement = (statement: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(statement, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop, target);
-        if (prop === "bind") return (...args: unknown[]) => wrapStatement(target.bind(...args));
-        if (["first", "all", "run", "raw"].includes(String(prop))) {
-          return (...args: unknown[]) => {
-            counter.trips++;
-            counter.statements++;
-            return (value as (...a: unknown[]) => unknown).apply(target, args);
-          };
-        }
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-  const db = new Proxy(real, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => wrapStatement(target.prepare(sql));
-      if (prop === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          counter.trips++;
-          counter.statements += statements.length;
-          // The real binding needs its own statement objects, not our proxies.
-          return target.batch(statements.map((s) => (s as unknown as { valueOf(): D1PreparedStatement }).valueOf()));
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-  return { db, counter };
-}
+import { probedD1 } from "../support/d1-probes";
 
 async function tripsOf(
   path: string,
   key: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; trips: number; statements: number; body: any; etag: string }> {
-  const { db, counter } = countingD1(env.DB);
+  const { db, counter } = probedD1(env.DB);
   const ctx = createExecutionContext();
   const headers: Record<string, string> = { ...init.headers, authorization: `Bearer ${key}` };
   if (init.body !== undefined) headers["content-type"] = "application/json";
@@ -69,7 +34,7 @@ async function mcpTripsOf(
   method: string,
   params: unknown,
 ): Promise<{ status: number; trips: number; statements: number; body: any }> {
-  const { db, counter } = countingD1(env.DB);
+  const { db, counter } = probedD1(env.DB);
   const ctx = createExecutionContext();
   const request = new Request("http://example.com/mcp", {
     method: "POST",

@@ -4,8 +4,8 @@ import { createApp } from "../../src/app";
 
 /**
  * A D1 binding that counts round trips (each batch() and each statement run alone is one) and
- * statements, and records the SQL text of every statement it prepares. The same probe as
- * test/http/round-trips.test.ts and test/domain/query-plans.test.ts, in one place for new tests.
+ * statements, and records the SQL text of every statement it prepares: the one probe of the round-trip
+ * and query-plan tests.
  */
 export function probedD1(real: D1Database) {
   const counter = { trips: 0, statements: 0 };
