@@ -1,12 +1,14 @@
+import type { AccountCaller } from "./account/caller";
 import type { Db } from "./db/client";
 import type { Actor } from "./domain/context";
 
 /** Bindings come from `wrangler types` (worker-configuration.d.ts); only request variables are declared here. */
 export interface AppVariables {
   db: Db;
+  /** The signed-in account of a session route. */
   actor: Actor;
-  /** A well-formed API key's SHA-256 whose lookup is deferred into the route's own D1 batch. */
-  keyHash: string;
+  /** A task route's caller: the account its API key names, and the key, judged by the account's object. */
+  caller: AccountCaller;
   sessionId: string;
 }
 

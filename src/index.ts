@@ -1,8 +1,14 @@
+// First: @hono/zod-openapi (through the app) adds `.openapi()` to zod's schemas before any is built.
 import { createApp } from "./app";
+import { changeAccount } from "./account/client";
+import { upgradeWaitingAccounts } from "./account/upgrade";
 import { createDb } from "./db/client";
-import { purgeExpired } from "./domain/retention";
+import { purgeSessions } from "./domain/retention";
 import { MCP_PATH } from "./mcp/path";
 import { carriesOAuthToken, isOAuthPath } from "./oauth/paths";
+
+// Each account's Durable Object (wrangler.toml [[durable_objects.bindings]]).
+export { AccountObject } from "./account/object";
 
 // Built on the first request, not at module scope: start-up stays constant set-up only.
 let app: ReturnType<typeof createApp> | undefined;
@@ -17,6 +23,16 @@ const mcpHandler = () => import("./mcp/handler");
 // The OAuth provider (src/oauth/provider.ts) loads the same way, only for OAuth requests.
 const oauth = () => import("./oauth/provider");
 
+/**
+ * The daily job (Cron Trigger): expired and revoked sessions in D1, and accounts whose rows still wait
+ * in D1 moved into their objects. Each account's own retention runs in its object's alarm.
+ */
+async function daily(env: Env) {
+  const sessions = await purgeSessions(createDb(env.DB));
+  const upgraded = await upgradeWaitingAccounts(env, (id) => changeAccount(env, id, { kind: "open" }));
+  console.log("daily job", { sessions, upgraded });
+}
+
 export default {
   // /mcp with an API key (or no credential) goes straight to the MCP handler, as before OAuth existed:
   // no KV read, nothing of the provider loaded. /mcp with an OAuth access token and the OAuth
@@ -29,7 +45,5 @@ export default {
       return oauth().then(({ handleOAuth }) => handleOAuth(request, env, ctx, honoApp()));
     return honoApp().fetch(request, env, ctx);
   },
-  // Cron Trigger (wrangler.toml): tombstones after 90 days, expired idempotency records and sessions.
-  scheduled: (_controller, env, ctx) =>
-    ctx.waitUntil(purgeExpired(createDb(env.DB)).then((purged) => console.log("purged", purged))),
+  scheduled: (_controller, env, ctx) => ctx.waitUntil(daily(env)),
 } satisfies ExportedHandler<Env>;

@@ -1,10 +1,26 @@
-/** Who is acting: the account an API key acts for, as its lookup found it. */
+import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
+import type * as schema from "../account/schema";
+
+/** An account's SQLite, inside its Durable Object (src/account/object.ts). */
+export type AccountDb = DrizzleSqliteDODatabase<typeof schema>;
+
+/**
+ * What a domain verb runs with: the account's own database, inside the object's transaction, and the
+ * account it holds. A verb is synchronous: SQLite is in the same process, so a query costs
+ * microseconds and a verb reads and writes as plainly as it needs.
+ */
+export interface AccountContext {
+  db: AccountDb;
+  accountId: string;
+  /** The account's IANA time zone; recurrences and "today" are computed in it. */
+  timeZone: string;
+}
+
+/** Who is acting on a surface: the account, once its credential was judged. */
 export interface Actor {
   accountId: string;
   /** The API key used, when the request came with one. */
   keyId?: string;
-  /** Whether the account has an active Max membership right now. */
-  maxActive: boolean;
-  /** The account's IANA time zone; recurrences are computed in it. */
+  /** The account's IANA time zone. */
   timeZone: string;
 }

@@ -1,6 +1,8 @@
-import { sql } from "drizzle-orm";
+import { and, isNotNull, lte, lt, or, sql } from "drizzle-orm";
+import { idempotencyKeys, lists, tasks } from "../account/schema";
 import type { Db } from "../db/client";
-import { idempotencyKeys, lists, nowSql, sessions, tasks } from "../db/schema";
+import { nowSql, sessions } from "../db/schema";
+import type { AccountDb } from "./context";
 import { AppError } from "./errors";
 
 /** Tombstones of deleted tasks and lists are kept this long; a `since` older than that is 410 sync_expired. */
@@ -19,40 +21,50 @@ export function expiredSince(since: string | undefined, instead: string): AppErr
 /** Idempotency-Key records answer replays for this long. */
 export const IDEMPOTENCY_HOURS = 24;
 
-/** Rows deleted per table and statement, so one run never holds the database for long. */
-const CHUNK = 5_000;
-const MAX_ROUNDS = 20;
-
-export interface PurgeResult {
+export interface AccountPurge {
   tombstones: number;
   listTombstones: number;
   idempotencyKeys: number;
-  sessions: number;
 }
 
 /**
- * The daily retention job (Cron Trigger): purges task and list tombstones older than 90 days,
- * expired idempotency records, and expired or revoked sessions. Deletes in chunks until done.
+ * An account's retention, run by its object's daily alarm (src/account/object.ts): task and list
+ * tombstones older than 90 days, and expired idempotency records. One account is small enough to
+ * purge in one step.
  */
-export async function purgeExpired(db: Db): Promise<PurgeResult> {
-  const total: PurgeResult = { tombstones: 0, listTombstones: 0, idempotencyKeys: 0, sessions: 0 };
+export function purgeAccount(db: AccountDb): AccountPurge {
+  const before = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${TOMBSTONE_DAYS} days`})`;
+  return {
+    tombstones: db
+      .delete(tasks)
+      .where(and(isNotNull(tasks.deletedAt), lt(tasks.deletedAt, before)))
+      .returning({ id: tasks.id })
+      .all().length,
+    listTombstones: db
+      .delete(lists)
+      .where(and(isNotNull(lists.deletedAt), lt(lists.deletedAt, before)))
+      .returning({ id: lists.id })
+      .all().length,
+    idempotencyKeys: db
+      .delete(idempotencyKeys)
+      .where(lte(idempotencyKeys.expiresAt, nowSql))
+      .returning({ key: idempotencyKeys.key })
+      .all().length,
+  };
+}
+
+/** Sessions deleted per statement, so one run never holds the database for long. */
+const CHUNK = 5_000;
+const MAX_ROUNDS = 20;
+
+/** The daily job's part in D1 (Cron Trigger): expired or revoked sessions, in chunks until done. */
+export async function purgeSessions(db: Db): Promise<number> {
+  let total = 0;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const [tombstones, listTombstones, keys, expiredSessions] = await db.batch([
-      db.delete(tasks).where(sql`rowid IN (SELECT rowid FROM ${tasks} WHERE ${tasks.deletedAt} IS NOT NULL
-        AND ${tasks.deletedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${TOMBSTONE_DAYS} days`}) LIMIT ${CHUNK})`),
-      db.delete(lists).where(sql`rowid IN (SELECT rowid FROM ${lists} WHERE ${lists.deletedAt} IS NOT NULL
-        AND ${lists.deletedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${TOMBSTONE_DAYS} days`}) LIMIT ${CHUNK})`),
-      db.delete(idempotencyKeys).where(sql`rowid IN (SELECT rowid FROM ${idempotencyKeys}
-        WHERE ${idempotencyKeys.expiresAt} <= ${nowSql} LIMIT ${CHUNK})`),
-      db.delete(sessions).where(sql`rowid IN (SELECT rowid FROM ${sessions}
-        WHERE ${sessions.expiresAt} <= ${nowSql} OR ${sessions.revokedAt} IS NOT NULL LIMIT ${CHUNK})`),
-    ]);
-    const counts = [tombstones, listTombstones, keys, expiredSessions].map((r) => r.meta.changes ?? 0);
-    total.tombstones += counts[0]!;
-    total.listTombstones += counts[1]!;
-    total.idempotencyKeys += counts[2]!;
-    total.sessions += counts[3]!;
-    if (counts.every((n) => n < CHUNK)) break;
+    const result = await db.delete(sessions).where(sql`rowid IN (SELECT rowid FROM ${sessions}
+        WHERE ${or(lte(sessions.expiresAt, nowSql), isNotNull(sessions.revokedAt))} LIMIT ${CHUNK})`);
+    total += result.meta.changes ?? 0;
+    if ((result.meta.changes ?? 0) < CHUNK) break;
   }
   return total;
 }

@@ -40,7 +40,7 @@ export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json({ data: await listConnections(c.var.db, c.var.actor.accountId) }, 200),
+    async (c) => c.json({ data: await listConnections(c.var.db, c.env, c.var.actor.accountId) }, 200),
   );
 
   app.openapi(
@@ -57,8 +57,8 @@ export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { accountId } = c.var.actor;
-      // D1 first: it is what every OAuth request checks, so the connection ends here. KV is clean-up.
-      const { grantId } = await revokeConnection(c.var.db, accountId, c.req.valid("param").id);
+      // The account object and D1 first: they decide every OAuth request and refresh. KV is clean-up.
+      const { grantId } = await revokeConnection(c.var.db, c.env, accountId, c.req.valid("param").id);
       const origin = publicOrigin(c.env, c.req.url);
       c.executionCtx.waitUntil(
         import("../oauth/provider").then(({ revokeGrants }) => revokeGrants(c.env, origin, accountId, [grantId])),

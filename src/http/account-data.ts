@@ -41,7 +41,7 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const stream = await exportStream(c.var.db, c.var.actor.accountId, c.var.sessionId);
+      const stream = await exportStream(c.var.db, c.env, c.var.actor.accountId, c.var.sessionId);
       const filename = `todo-export-${new Date().toISOString().slice(0, 10)}.json`;
       // A typed handler must name its 200 body; the stream is that body, written from the same shape.
       return c.body(stream, 200, {
@@ -79,7 +79,7 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const account = await reauthenticate(c, c.req.valid("json").password, "password");
-      const { grantIds } = await eraseAccount(c.var.db, account.id);
+      const { grantIds } = await eraseAccount(c.var.db, c.env, account.id);
       // The connections' D1 rows are gone, which ends their tokens; their grants leave KV too.
       if (grantIds.length > 0) {
         const origin = publicOrigin(c.env, c.req.url);

@@ -80,7 +80,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.req.valid("json"), {
+      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.env, c.req.valid("json"), {
         userAgent: c.req.header("user-agent"),
       });
       rememberDevice(c, deviceToken);
@@ -163,7 +163,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),
       },
     }),
-    async (c) => c.json(await updateAccount(c.var.db, c.var.actor.accountId, c.req.valid("json")), 200),
+    async (c) => c.json(await updateAccount(c.var.db, c.env, c.var.actor.accountId, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -180,7 +180,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json({ data: await listApiKeys(c.var.db, c.var.actor.accountId) }, 200),
+    async (c) => c.json({ data: await listApiKeys(c.var.db, c.env, c.var.actor.accountId) }, 200),
   );
 
   app.openapi(
@@ -204,7 +204,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ),
       },
     }),
-    async (c) => c.json(await createApiKey(c.var.db, c.var.actor.accountId, c.req.valid("json")), 201),
+    async (c) => c.json(await createApiKey(c.var.db, c.env, c.var.actor.accountId, c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -220,7 +220,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      await revokeApiKey(c.var.db, c.var.actor.accountId, c.req.valid("param").id);
+      await revokeApiKey(c.var.db, c.env, c.var.actor.accountId, c.req.valid("param").id);
       return c.body(null, 204);
     },
   );

@@ -26,6 +26,6 @@ function registerAdminRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("validation_failed", "unauthorized", "not_found"),
       },
     }),
-    async (c) => c.json(await grantMembership(c.var.db, c.req.valid("json")), 200),
+    async (c) => c.json(await grantMembership(c.var.db, c.env, c.req.valid("json")), 200),
   );
 }

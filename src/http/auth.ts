@@ -1,12 +1,15 @@
 import type { Hook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
-import { type Caller, judge, type Outcome } from "../domain/tasks/statements";
+import { type AccountCaller, runVerb } from "../account/caller";
+import { UNAUTHORIZED } from "../account/credentials";
+import { accountOfKey } from "../account/routing";
+import type { VerbArgs, VerbName, VerbValue } from "../account/verbs";
+import { verifiedKeyHash } from "../domain/api-keys/service";
 import { authenticateSession } from "../domain/accounts/service";
 import { sha256Hex, timingSafeEqual } from "../domain/crypto";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
-import { failedKeyAttempt, limitApiKey } from "./rate-limit";
+import { failedKeyAttempt, limitApiKey, type RateHeaders } from "./rate-limit";
 import { defaultHook } from "./validation";
 
 /** The credential of an `Authorization: Bearer <credential>` header; shared with /mcp. */
@@ -14,48 +17,44 @@ export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[
 
 export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("authorization"));
 
-/** After a key was found live: refresh lastUsedAt (at most once a minute, off the hot path). */
-export function acceptKey(c: Context<AppEnv>, auth: KeyAuthentication | undefined) {
-  if (!auth) return;
-  if (auth.touch) c.executionCtx.waitUntil(auth.touch().catch(() => undefined));
-  c.set("actor", auth.actor);
+/**
+ * An API key as an account caller: format and checksum (no I/O), the per-key rate limit, then the
+ * account the key names (routing.ts). Whether the key is live, and the account's Max, are judged by the
+ * account's object in the request's one call. Shared by REST and MCP.
+ */
+export async function keyCaller(
+  env: Env,
+  request: Request,
+  key: string | undefined,
+): Promise<{ caller: AccountCaller; keyHash: string; rateHeaders: RateHeaders }> {
+  const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
+  const rateHeaders = await limitApiKey(env, keyHash);
+  const accountId = await accountOfKey(env, key!, keyHash);
+  if (!accountId) await failedKeyAttempt(env, request, new AppError("unauthorized", UNAUTHORIZED));
+  return { caller: { env, accountId: accountId!, credential: { kind: "key", keyHash } }, keyHash, rateHeaders };
 }
 
-/**
- * Task routes: the API key's format and checksum are checked here (no database), and the per-key
- * rate limit is counted by the key's hash. The lookup itself (key → account → membership, on
- * every request, no cache) runs inside the route's own D1 batch: see `asKeyCaller`.
- */
+/** Task routes: the request's key as its caller (keyCaller); the RateLimit headers go on its answer. */
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const keyHash = await verifiedKeyHash(bearerToken(c)).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
-  const rateHeaders = await limitApiKey(c.env, keyHash);
-  c.set("keyHash", keyHash);
+  const { caller, rateHeaders } = await keyCaller(c.env, c.req.raw, bearerToken(c));
+  c.set("caller", caller);
   await next();
   for (const [name, value] of Object.entries(rateHeaders)) c.header(name, value);
 };
 
 /**
- * Runs a task verb for the request's API key: 401 (unknown, revoked or expired key) and 403
- * (no active Max) come from the verb's own batch, before any of its results are used.
+ * Runs a verb for the request's API key: one call to its account's object, where 401 (unknown,
+ * revoked or expired key) and 403 (no active Max) are judged before the verb runs.
  */
-export async function asKeyCaller<T>(c: Context<AppEnv>, verb: (caller: Caller) => Promise<Outcome<T>>): Promise<T> {
-  const outcome = await verb({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) =>
-    failedKeyAttempt(c.env, c.req.raw, e),
-  );
-  acceptKey(c, outcome.auth);
-  return outcome.value;
-}
+export const runForKey = <V extends VerbName>(c: Context<AppEnv>, verb: V, args: VerbArgs<V>): Promise<VerbValue<V>> =>
+  runVerb(c.var.caller, verb, args).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
 
 /**
- * Before a task request is refused for its input: the key's own lookup, so that a caller who is
- * not allowed in hears 401/403, never 400 (credentials are judged before input). Only refused
- * requests pay this round trip; a valid one is judged inside its verb's batch.
+ * Before a task request is refused for its input: the key judged by its object, so that a caller who
+ * is not allowed in hears 401/403, never 400 (credentials are judged before input).
  */
 export async function judgeKey(c: Context<AppEnv>): Promise<void> {
-  const auth = await judge({ db: c.var.db, keyHash: c.var.keyHash }).catch((e) =>
-    failedKeyAttempt(c.env, c.req.raw, e),
-  );
-  acceptKey(c, auth);
+  await runForKey(c, "authenticate", undefined as never);
 }
 
 /** Validation hook of the task routes: `judgeKey`, then the validation error. */
@@ -76,7 +75,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = await authenticateSession(c.var.db, bearerToken(c));
   if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
   c.set("sessionId", session.sessionId);
-  c.set("actor", { accountId: session.accountId, maxActive: false, timeZone: "UTC" });
+  c.set("actor", { accountId: session.accountId, timeZone: "UTC" });
   await next();
 };
 

@@ -1,89 +1,91 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import type { Db } from "../db/client";
-import { authenticateKeyHash, type KeyAuthentication, verifiedKeyHash } from "../domain/api-keys/service";
-import { authenticateConnection } from "../domain/connections/service";
-import type { Caller, KeyCaller } from "../domain/tasks/statements";
-import { bearerFromHeader } from "../http/auth";
+import { type AccountCaller, runVerb } from "../account/caller";
+import type { VerbArgs, VerbName, VerbValue } from "../account/verbs";
+import { isAppError } from "../domain/errors";
+import { bearerFromHeader, keyCaller } from "../http/auth";
 import { consume, failedKeyAttempt, limitApiKey, RATE_POLICIES, type RateHeaders } from "../http/rate-limit";
 import type { OAuthGrant } from "../oauth/provider";
 import { requireToolScopes } from "./tool-scopes";
 
 /**
  * The two credentials /mcp takes, judged the same way by handler.ts: an API key (as on REST) or an OAuth
- * access token the provider has validated. Each is counted, checked and confirmed before an answer leaves.
+ * access token the provider has validated. Either way the account's object judges it, in the call of
+ * the tool's verb; a request whose tools ran no verb asks the object once before its answer leaves.
  */
-
-/** How a request's credential is judged: counted, checked, and confirmed before its answer leaves. */
 export interface Credential {
-  caller: Caller;
+  /** Runs a verb for the credential's account (one call to its object), remembering the judgement. */
+  call<V extends VerbName>(verb: V, args: VerbArgs<V>): Promise<VerbValue<V>>;
   authInfo: Omit<AuthInfo, "extra">;
+  rateHeaders: RateHeaders;
   /** One more request against the credential's rate limit (each message of a batch). */
   count(): Promise<RateHeaders>;
-  /** Before the answer leaves: the credential's verdict (throws 401/403), then `touch` for lastUsedAt. */
-  confirm(response: Response): Promise<{ touch?: () => Promise<unknown> }>;
+  /** Before the answer leaves: throws 401 unless the object has found the credential live. */
+  confirm(response: Response): Promise<void>;
   /** Throws 403 when the body calls a tool the credential may not use. */
   permits(body: unknown): void;
 }
 
 /**
- * An API key: format and checksum (no database), the per-key rate limit, then the key's verdict from
- * the task verb's own D1 batch, or a lookup when no verb ran (tools/list, calendars, a bad argument).
- * A statement run for a refused key is scoped to no account, so it reads and writes nothing.
+ * A caller whose object's judgement is remembered: a verb that ran (or failed for its own reasons)
+ * proves the credential live; a 401 proves it refused. Only a request that learned neither asks.
  */
-export async function keyCredential(
-  request: Request,
-  env: Env,
-  db: Db,
-): Promise<Credential & { rateHeaders: RateHeaders }> {
+function judgedBy(caller: AccountCaller, request: Request) {
+  let verdict: "live" | "refused" | undefined;
+  const call = async <V extends VerbName>(verb: V, args: VerbArgs<V>): Promise<VerbValue<V>> => {
+    try {
+      const value = await runVerb(caller, verb, args);
+      verdict = "live";
+      return value;
+    } catch (e) {
+      if (isAppError(e) && e.code === "unauthorized") verdict = "refused";
+      else if (isAppError(e)) verdict ??= "live";
+      throw e;
+    }
+  };
+  const confirm = async (response: Response) => {
+    if (verdict === "live") return;
+    await call("identify", undefined as never).catch(async (e) => {
+      await response.body?.cancel();
+      return failedKeyAttempt(caller.env, request, e);
+    });
+  };
+  return { call, confirm };
+}
+
+/** An API key: format and checksum (no I/O), the per-key rate limit, then its account object's judgement. */
+export async function keyCredential(request: Request, env: Env): Promise<Credential> {
   const key = bearerFromHeader(request.headers.get("authorization"));
-  // Runs on every request, no cache: a revoked key or a lapsed membership applies at once.
-  const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
-  // The same per-key budget as REST, counted before any D1 work.
-  const rateHeaders = await limitApiKey(env, keyHash);
-  let verified: KeyAuthentication | undefined;
-  const caller: KeyCaller = { db, keyHash, onAuthenticated: (auth) => (verified ??= auth) };
+  const { caller, keyHash, rateHeaders } = await keyCaller(env, request, key);
   return {
+    ...judgedBy(caller, request),
     rateHeaders,
-    caller,
     authInfo: { token: key!, clientId: `key:${keyHash.slice(0, 16)}`, scopes: [] },
     count: () => limitApiKey(env, keyHash),
-    confirm: async (response) =>
-      verified ??
-      (await authenticateKeyHash(db, keyHash).catch(async (e) => {
-        await response.body?.cancel();
-        return failedKeyAttempt(env, request, e);
-      })),
     permits: () => undefined,
   };
 }
 
 /**
  * An OAuth access token the provider has validated (KV: the token, its expiry and audience): the
- * connection's rate limit (the per-key budget), then D1, in one statement, says whether the connection
- * still holds and whether the account has Max. The tools then run as that actor; Max is required by
- * the task verbs as for keys (`max_required`). The token's scopes decide which tools it may call.
+ * connection's rate limit (the per-key budget), then its account's object judges whether the connection
+ * still holds and whether the account has Max. The token's scopes decide which tools it may call.
  */
-export async function grantCredential(
-  request: Request,
-  env: Env,
-  db: Db,
-  grant: OAuthGrant,
-): Promise<Credential & { rateHeaders: RateHeaders }> {
+export async function grantCredential(request: Request, env: Env, grant: OAuthGrant): Promise<Credential> {
   const count = () => consume(env, RATE_POLICIES.perKey, `connection:${grant.connectionId}`, "requests per connection");
-  const rateHeaders = await count();
-  const connection = await authenticateConnection(db, grant.accountId, grant.connectionId).catch((e) =>
-    failedKeyAttempt(env, request, e),
-  );
+  const caller: AccountCaller = {
+    env,
+    accountId: grant.accountId,
+    credential: { kind: "connection", connectionId: grant.connectionId },
+  };
   return {
-    rateHeaders,
-    caller: { db, auth: connection },
+    ...judgedBy(caller, request),
+    rateHeaders: await count(),
     authInfo: {
       token: bearerFromHeader(request.headers.get("authorization"))!,
       clientId: `connection:${grant.connectionId}`,
       scopes: grant.scopes,
     },
     count,
-    confirm: async () => connection,
     permits: (body) => requireToolScopes(body, grant.scopes),
   };
 }

@@ -1,7 +1,6 @@
 import { type AuthInfo, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
 import { toAppError } from "../app";
-import { createDb } from "../db/client";
 import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
 import { originAllowedFor } from "../http/cors";
@@ -175,8 +174,8 @@ export async function handleMcp(
 /**
  * Origin, then the credential and its rate limit (as REST), then the SDK, then the credential's verdict:
  * no MCP result leaves before the credential is known to be live, so a refused one still gets HTTP 401.
- * For a key the verdict usually comes from the task verb's own D1 batch (one round trip for list_tasks
- * and create_task); for an OAuth token it came first, with the connection's row.
+ * The account's object judges the credential in the call of the tool's verb (one call for a task tool);
+ * a request that ran no verb asks it once (credentials.ts).
  */
 async function serve(
   request: Request,
@@ -193,11 +192,10 @@ async function serve(
   // CORS preflights carry no credentials; the SDK handler answers them.
   if (request.method === "OPTIONS") return mcp().fetch(request);
 
-  const db = createDb(env.DB);
-  const credential = grant ? await grantCredential(request, env, db, grant) : await keyCredential(request, env, db);
+  const credential = grant ? await grantCredential(request, env, grant) : await keyCredential(request, env);
   let { rateHeaders } = credential;
   const toolContext: ToolContext = {
-    caller: credential.caller,
+    call: credential.call,
     assets: env.ASSETS,
     origin: publicOrigin(env, request.url),
   };
@@ -215,7 +213,6 @@ async function serve(
       ? await serveLegacyAsJson(forwarded, authInfo, parsedBody)
       : await mcp().fetch(forwarded, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
 
-  const auth = await credential.confirm(response);
-  if (auth.touch) executionCtx.waitUntil(auth.touch().catch(() => undefined));
+  await credential.confirm(response);
   return withRateHeaders(response, { ...rateHeaders, ...NOSNIFF });
 }

@@ -169,7 +169,7 @@ async function decide(c: C, oauth: OAuthHelpers, form: URLSearchParams): Promise
       scope: scopes,
       props: { connectionId },
     });
-    await createConnection(c.var.db, {
+    await createConnection(c.var.db, c.env, {
       id: connectionId,
       accountId: account.id,
       grantId: grantIdOf(redirectTo),

@@ -203,7 +203,7 @@ async function followClientRevocation(request: Request, env: Env, response: Resp
   const [accountId, grantId, secret] = token.split(":");
   if (!accountId || !grantId || !secret) return;
   if ((await env.OAUTH_KV.get(`grant:${accountId}:${grantId}`)) !== null) return;
-  await revokeConnectionOfGrant(createDb(env.DB), accountId, grantId);
+  await revokeConnectionOfGrant(createDb(env.DB), env, accountId, grantId);
 }
 
 /** A token request naming an id or token longer than any of ours (see MAX_OAUTH_ID_BYTES). */

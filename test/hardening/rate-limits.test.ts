@@ -73,7 +73,7 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     const ip = uniqueIp();
     await atWindowStart(10, window);
     const { statuses, retryAfter } = await burst(3 * quota, () =>
-      limited("/api/v1/tasks", { token: generateApiKey(), ip }),
+      limited("/api/v1/tasks", { token: generateApiKey(crypto.randomUUID()), ip }),
     );
     expect(count(statuses, (s) => s === 401)).toBe(quota);
     expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
@@ -159,7 +159,7 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     expect((await json(limitedMcp)).code).toBe("rate_limited");
 
     const ip = uniqueIp();
-    const failures = await burst(3 * RATE_POLICIES.perIp.quota, () => mcp(generateApiKey(), ip));
+    const failures = await burst(3 * RATE_POLICIES.perIp.quota, () => mcp(generateApiKey(crypto.randomUUID()), ip));
     expect(count(failures.statuses, (s) => s === 401)).toBe(RATE_POLICIES.perIp.quota);
     expect(count(failures.statuses, (s) => s === 429)).toBe(2 * RATE_POLICIES.perIp.quota);
   });

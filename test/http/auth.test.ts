@@ -23,8 +23,8 @@ describe("task endpoint authentication (every task route)", () => {
     ["no Authorization header", {}],
     ["a non-Bearer scheme", { authorization: "Basic dXNlcjpwYXNz" }],
     ["a malformed key", { authorization: "Bearer todo_live_short" }],
-    ["a key with a wrong checksum", { authorization: `Bearer ${generateApiKey().slice(0, -1)}A` }],
-    ["a well-formed unknown key", { authorization: `Bearer ${generateApiKey()}` }],
+    ["a key with a wrong checksum", { authorization: `Bearer ${generateApiKey(crypto.randomUUID()).slice(0, -1)}A` }],
+    ["a well-formed unknown key", { authorization: `Bearer ${generateApiKey(crypto.randomUUID())}` }],
   ];
   for (const [label, headers] of badCredentials) {
     it(`answers 401 unauthorized with ${label}`, async () => {

@@ -90,7 +90,7 @@ describe("credentials before the body on the task routes", () => {
     expect(revocation.status).toBe(204);
     credentials = [
       { label: "no key", status: 401, code: "unauthorized" },
-      { label: "an unknown key", token: generateApiKey(), status: 401, code: "unauthorized" },
+      { label: "an unknown key", token: generateApiKey(crypto.randomUUID()), status: 401, code: "unauthorized" },
       { label: "a revoked key", token: revoked.key, status: 401, code: "unauthorized" },
       { label: "a key without Max", token: freeKey.key, status: 403, code: "max_required" },
       { label: "a Max key", token: max.key, status: 0, code: "" },

@@ -226,7 +226,7 @@ describe("GET /api/v1/tasks in one D1 round trip", () => {
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe("max_required");
     // Unknown to the database (well-formed, never issued): 401, and nothing listed for it.
-    const unknown = await tripsOf("/api/v1/tasks", generateApiKey());
+    const unknown = await tripsOf("/api/v1/tasks", generateApiKey(crypto.randomUUID()));
     expect([unknown.status, unknown.body.code, unknown.statements]).toEqual([401, "unauthorized", 1]);
   });
 

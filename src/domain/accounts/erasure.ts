@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { accountObject } from "../../account/client";
 import type { Db } from "../../db/client";
 import {
   accounts,
@@ -12,7 +13,10 @@ import {
 } from "../../db/schema";
 
 /**
- * Erases an account and everything it owns in one D1 batch (one transaction: all or nothing).
+ * Erases an account and everything it owns: its object's storage first (its tasks, lists, search index,
+ * and what its requests judge, so every key and connection is refused from then on), then D1's rows in
+ * one batch (one transaction: all or nothing). D1 still holds tasks, lists and idempotency records of an
+ * account whose first request since the account objects has not come yet (src/account/upgrade.ts).
  * The tables are named here rather than left to ON DELETE CASCADE so the intent is readable and
  * does not hang on a pragma; test/account/erasure.test.ts walks every table in sqlite_master, so
  * a table added later that holds account rows fails that test until it is listed here.
@@ -22,7 +26,8 @@ import {
  * Returns the grant ids of the account's OAuth connections: with their rows gone every token of theirs is
  * refused at once; the caller then clears the grants from the provider's KV.
  */
-export async function eraseAccount(db: Db, accountId: string): Promise<{ grantIds: string[] }> {
+export async function eraseAccount(db: Db, env: Env, accountId: string): Promise<{ grantIds: string[] }> {
+  await accountObject(env, accountId).erase(accountId);
   const [connections] = await db.batch([
     db
       .delete(oauthConnections)

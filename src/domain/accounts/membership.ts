@@ -1,4 +1,5 @@
 import { sql, type SQL } from "drizzle-orm";
+import { changeAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { memberships, nowSql } from "../../db/schema";
 
@@ -21,12 +22,18 @@ export function toMembership(
   return { plan, active: plan === "max" && !!row?.active, expiresAt: row?.expiresAt ?? null };
 }
 
+/**
+ * The one way a membership changes (the admin route; billing): the account's object first, which judges
+ * task requests, so the change applies on the next request; then D1, which the account page shows.
+ */
 export async function setMembership(
   db: Db,
+  env: Env,
   accountId: string,
   plan: "free" | "max",
   expiresAt: string | null,
 ): Promise<void> {
+  await changeAccount(env, accountId, { kind: "membership", plan, expiresAt });
   await db
     .insert(memberships)
     .values({ accountId, plan, expiresAt })

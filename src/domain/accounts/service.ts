@@ -1,4 +1,5 @@
 import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { changeAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { accounts, memberships, nowSql, sessions } from "../../db/schema";
 import { randomBase62, sha256Hex } from "../crypto";
@@ -50,6 +51,7 @@ export interface ClientInfo {
 
 export async function signUp(
   db: Db,
+  env: Env,
   input: { email: string; password: string },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
@@ -72,6 +74,8 @@ export async function signUp(
     }
     throw e;
   }
+  // The account's object is made by this request, so it lives near the person who signed up.
+  await changeAccount(env, id, { kind: "open" });
   return {
     token: session.token,
     account: (await getAccount(db, id))!,
@@ -161,15 +165,24 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
   return { id: row.id, email: row.email, timeZone: row.timeZone, membership: toMembership(row) };
 }
 
-export async function updateAccount(db: Db, accountId: string, patch: { timeZone?: string }): Promise<AccountView> {
-  if (patch.timeZone !== undefined)
+/** The time zone recurrences use: the account's object computes them, so it is told first. */
+export async function updateAccount(
+  db: Db,
+  env: Env,
+  accountId: string,
+  patch: { timeZone?: string },
+): Promise<AccountView> {
+  if (patch.timeZone !== undefined) {
+    await changeAccount(env, accountId, { kind: "timeZone", timeZone: patch.timeZone });
     await db.update(accounts).set({ timeZone: patch.timeZone }).where(eq(accounts.id, accountId));
+  }
   return (await getAccount(db, accountId))!;
 }
 
 /** Admin: sets the plan of the account with this email. */
 export async function grantMembership(
   db: Db,
+  env: Env,
   input: { email: string; plan: "free" | "max"; expiresAt?: string | null },
 ): Promise<AccountView> {
   const [row] = await db
@@ -177,6 +190,6 @@ export async function grantMembership(
     .from(accounts)
     .where(eq(accounts.email, normalizeEmail(input.email)));
   if (!row) throw new AppError("not_found", "No account with this email.");
-  await setMembership(db, row.id, input.plan, input.expiresAt ? new Date(input.expiresAt).toISOString() : null);
+  await setMembership(db, env, row.id, input.plan, input.expiresAt ? new Date(input.expiresAt).toISOString() : null);
   return (await getAccount(db, row.id))!;
 }

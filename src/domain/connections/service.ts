@@ -1,16 +1,15 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { accountObject, changeAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { nowSql, oauthConnections } from "../../db/schema";
-import { activeMaxSql } from "../accounts/membership";
-import type { Actor } from "../context";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 
 /**
  * Connections: the apps a person allowed on the consent page (OAuth grants), as D1 rows. The grant and
- * its tokens live in the OAuth provider's KV; this row is what decides, on every OAuth request to /mcp
- * and on every refresh, whether the grant still holds. D1 answers from one primary, so a revocation
- * written here is seen by the very next request in every location (docs/security.md).
+ * its tokens live in the OAuth provider's KV; whether the grant still holds is decided by the account's
+ * object on every OAuth request to /mcp (src/account/credentials.ts), and by this row on every refresh.
+ * Both are written on every revocation, the object first, so it holds on the very next request.
  */
 
 /** A grant lives while its client refreshes at least this often (the provider's idle TTL, provider.ts). */
@@ -48,7 +47,7 @@ const isDocumentClient = (clientId: string) => /^https:\/\//i.test(clientId);
  * completeAuthorization() ends their grants: the same client, and for a metadata-document client the
  * same redirect URI (each installation of such an app is its own connection). One batch.
  */
-export async function createConnection(db: Db, input: NewConnection): Promise<void> {
+export async function createConnection(db: Db, env: Env, input: NewConnection): Promise<void> {
   const same = and(
     eq(oauthConnections.accountId, input.accountId),
     eq(oauthConnections.clientId, input.clientId),
@@ -56,6 +55,14 @@ export async function createConnection(db: Db, input: NewConnection): Promise<vo
     ne(oauthConnections.id, input.id),
     isDocumentClient(input.clientId) ? eq(oauthConnections.redirectUri, input.redirectUri) : undefined,
   );
+  const replaced = await db.select({ id: oauthConnections.id }).from(oauthConnections).where(same);
+  // The account's object judges every OAuth request: it learns of the connection (and the ones it
+  // replaces) before the client gets a token.
+  await changeAccount(env, input.accountId, {
+    kind: "connectionCreated",
+    id: input.id,
+    replaces: replaced.map((row) => row.id),
+  });
   await db.batch([
     db.update(oauthConnections).set({ revokedAt: nowSql }).where(same),
     db.insert(oauthConnections).values({
@@ -81,54 +88,66 @@ const hostOf = (uri: string) => {
 /** Live: not revoked, and used (or created) within the idle lifetime of its grant. */
 const liveSql = sql`${oauthConnections.revokedAt} IS NULL AND coalesce(${oauthConnections.lastUsedAt}, ${oauthConnections.createdAt}) > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${CONNECTION_IDLE_DAYS} days`})`;
 
-/** The account's live connections, newest first. */
-export async function listConnections(db: Db, accountId: string): Promise<ConnectionSummary[]> {
-  const rows = await db
-    .select({
-      id: oauthConnections.id,
-      clientName: oauthConnections.clientName,
-      redirectUri: oauthConnections.redirectUri,
-      scopes: oauthConnections.scopes,
-      createdAt: oauthConnections.createdAt,
-      lastUsedAt: oauthConnections.lastUsedAt,
-    })
-    .from(oauthConnections)
-    .where(and(eq(oauthConnections.accountId, accountId), liveSql))
-    .orderBy(desc(oauthConnections.createdAt), desc(oauthConnections.id));
+/** The account's live connections, newest first, each with when its object last saw it used. */
+export async function listConnections(db: Db, env: Env, accountId: string): Promise<ConnectionSummary[]> {
+  const [rows, usage] = await Promise.all([
+    db
+      .select({
+        id: oauthConnections.id,
+        clientName: oauthConnections.clientName,
+        redirectUri: oauthConnections.redirectUri,
+        scopes: oauthConnections.scopes,
+        createdAt: oauthConnections.createdAt,
+        lastUsedAt: oauthConnections.lastUsedAt,
+      })
+      .from(oauthConnections)
+      .where(and(eq(oauthConnections.accountId, accountId), liveSql))
+      .orderBy(desc(oauthConnections.createdAt), desc(oauthConnections.id)),
+    accountObject(env, accountId).usage(accountId),
+  ]);
+  const used = new Map(usage.connections.map((connection) => [connection.id, connection.lastUsedAt]));
   return rows.map(({ redirectUri, scopes, ...row }) => ({
     ...row,
+    lastUsedAt: latest(used.get(row.id), row.lastUsedAt),
     redirectHost: hostOf(redirectUri),
     scopes: scopes.split(" ").filter(Boolean),
   }));
 }
+
+/** The later of two optional timestamps (a refresh writes D1, an MCP request the object). */
+const latest = (a: string | null | undefined, b: string | null) => (a && (!b || a > b) ? a : b);
 
 /**
  * Revokes one of the account's connections: from this write on, its access and refresh tokens are
  * refused everywhere. Returns the grant id, for the provider's own KV clean-up. Another account's (or
  * an already revoked) connection is not found.
  */
-export async function revokeConnection(db: Db, accountId: string, id: string): Promise<{ grantId: string }> {
-  const [row] = await db
-    .update(oauthConnections)
-    .set({ revokedAt: nowSql })
-    .where(and(eq(oauthConnections.id, id), eq(oauthConnections.accountId, accountId), liveSql))
-    .returning({ grantId: oauthConnections.grantId });
+export async function revokeConnection(
+  db: Db,
+  env: Env,
+  accountId: string,
+  id: string,
+): Promise<{ grantId: string }> {
+  const live = and(eq(oauthConnections.id, id), eq(oauthConnections.accountId, accountId), liveSql);
+  const [row] = await db.select({ grantId: oauthConnections.grantId }).from(oauthConnections).where(live);
   if (!row) throw new AppError("not_found", "No active connection with this id.");
+  // The object first: it judges every OAuth request to /mcp, so the connection ends there.
+  await changeAccount(env, accountId, { kind: "connectionsRevoked", ids: [id] });
+  await db.update(oauthConnections).set({ revokedAt: nowSql }).where(live);
   return row;
 }
 
 /** Marks the connection of a grant revoked (its client revoked the grant itself, RFC 7009). */
-export async function revokeConnectionOfGrant(db: Db, accountId: string, grantId: string): Promise<void> {
-  await db
-    .update(oauthConnections)
-    .set({ revokedAt: nowSql })
-    .where(
-      and(
-        eq(oauthConnections.grantId, grantId),
-        eq(oauthConnections.accountId, accountId),
-        isNull(oauthConnections.revokedAt),
-      ),
-    );
+export async function revokeConnectionOfGrant(db: Db, env: Env, accountId: string, grantId: string): Promise<void> {
+  const live = and(
+    eq(oauthConnections.grantId, grantId),
+    eq(oauthConnections.accountId, accountId),
+    isNull(oauthConnections.revokedAt),
+  );
+  const rows = await db.select({ id: oauthConnections.id }).from(oauthConnections).where(live);
+  if (rows.length === 0) return;
+  await changeAccount(env, accountId, { kind: "connectionsRevoked", ids: rows.map((row) => row.id) });
+  await db.update(oauthConnections).set({ revokedAt: nowSql }).where(live);
 }
 
 export interface ConnectionRecord extends ConnectionSummary {
@@ -181,46 +200,4 @@ export async function useConnectionForRefresh(db: Db, accountId: string, id: str
     )
     .returning({ id: oauthConnections.id });
   return rows.length > 0;
-}
-
-export interface ConnectionAuthentication {
-  actor: Actor;
-  /** Set when lastUsedAt is over a minute old: refresh it off the response path. */
-  touch?: () => Promise<unknown>;
-}
-
-interface ConnectionActorRow {
-  accountId: string;
-  timeZone: string;
-  maxActive: number | null;
-  stale: number;
-}
-
-/**
- * Connection, account and Max in one statement (one D1 round trip per OAuth request): the row exists only
- * while the connection is not revoked. Correlated subqueries, as in the key lookup (api-keys/service.ts).
- */
-const connectionActorSql = (id: string, accountId: string) => sql`
-  SELECT c.account_id AS accountId,
-    (SELECT a.time_zone FROM accounts a WHERE a.id = c.account_id) AS timeZone,
-    (SELECT ${activeMaxSql("m")} FROM memberships m WHERE m.account_id = c.account_id) AS maxActive,
-    (c.last_used_at IS NULL OR c.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')) AS stale
-  FROM oauth_connections c
-  WHERE c.id = ${id} AND c.account_id = ${accountId} AND c.revoked_at IS NULL`;
-
-const REVOKED =
-  "This connection was revoked or has ended. Connect the app again (it will ask you to sign in and allow it).";
-
-/**
- * The actor an OAuth access token acts for, judged by D1 on every request (no cache): a revoked
- * connection, or an erased account, is `unauthorized` at once, whatever KV still holds.
- */
-export async function authenticateConnection(db: Db, accountId: string, id: string): Promise<ConnectionAuthentication> {
-  const row = await db.get<ConnectionActorRow | undefined>(connectionActorSql(id, accountId));
-  if (!row) throw new AppError("unauthorized", REVOKED);
-  const actor: Actor = { accountId: row.accountId, maxActive: !!row.maxActive, timeZone: row.timeZone };
-  const touch = row.stale
-    ? () => db.update(oauthConnections).set({ lastUsedAt: nowSql }).where(eq(oauthConnections.id, id))
-    : undefined;
-  return { actor, touch };
 }

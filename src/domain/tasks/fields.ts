@@ -1,4 +1,4 @@
-import { type Placeholder, type SQL, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { integer, type SQLiteColumnBuilderBase, text } from "drizzle-orm/sqlite-core";
 import type * as z from "zod";
 import { nowSql } from "../../db/clock";
@@ -26,10 +26,10 @@ export interface FieldDeclaration {
   /** Copied from a completed repeating task to its next occurrence. */
   repeats?: true;
   /**
-   * Written whenever `completed` is: the SQL value for the new `completed` (a placeholder bound to 1
-   * or 0). In an UPDATE, column names read the row before the change.
+   * Written whenever `completed` is: the SQL value for the new `completed` (1 or 0). In an UPDATE,
+   * column names read the row before the change.
    */
-  followsCompleted?: (completed: Placeholder) => SQL;
+  followsCompleted?: (completed: 0 | 1) => SQL;
 }
 
 export const taskFields = {

@@ -1,10 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { List, ListInput, ListPatch, ListTombstone } from "../../domain/lists/schemas";
-import { createListAs, deleteListAs, listListsAs, updateListAs } from "../../domain/lists/service";
 import { ListId, Since } from "../../domain/tasks/values";
 import type { AppEnv } from "../../env";
-import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
+import { authenticateBeforeRejecting, runForKey } from "../auth";
 import { errorResponses } from "../problem";
 import { absoluteUrl } from "../public-origin";
 
@@ -107,12 +106,12 @@ export const deleteListRoute = createRoute({
   },
 });
 
-/** Each handler: validated input → the list verb for the request's API key (its lookup rides in the verb's batch). */
+/** Each handler: validated input → one call to the key's account object (the list verb) → response. */
 export function registerListRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     listListsRoute,
     async (c) => {
-      const page = await asKeyCaller(c, (caller) => listListsAs(caller, c.req.valid("query")));
+      const page = await runForKey(c, "listLists", c.req.valid("query"));
       const meta = { count: page.lists.length, serverTime: page.serverTime, deleted: page.deleted };
       return c.json({ data: page.lists, meta }, 200);
     },
@@ -122,7 +121,7 @@ export function registerListRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createListRoute,
     async (c) => {
-      const list = await asKeyCaller(c, (caller) => createListAs(caller, c.req.valid("json")));
+      const list = await runForKey(c, "createList", c.req.valid("json"));
       const path = `${c.req.path.replace(/\/lists\/?$/, "/lists")}/${list.id}`;
       c.header("Location", absoluteUrl(c.env, c.req.url, path));
       return c.json(list, 201);
@@ -133,7 +132,7 @@ export function registerListRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     updateListRoute,
     async (c) => {
-      const list = await asKeyCaller(c, (caller) => updateListAs(caller, c.req.valid("param").id, c.req.valid("json")));
+      const list = await runForKey(c, "updateList", { id: c.req.valid("param").id, patch: c.req.valid("json") });
       return c.json(list, 200);
     },
     authenticateBeforeRejecting,
@@ -142,7 +141,7 @@ export function registerListRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     deleteListRoute,
     async (c) => {
-      await asKeyCaller(c, (caller) => deleteListAs(caller, c.req.valid("param").id));
+      await runForKey(c, "deleteList", c.req.valid("param"));
       return c.body(null, 204);
     },
     authenticateBeforeRejecting,

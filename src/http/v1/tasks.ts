@@ -1,12 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import type * as z from "zod";
-import type { Context, TypedResponse } from "hono";
+import type { Context } from "hono";
 import { etagOf } from "../../domain/tasks/etag";
-import { listTasksAs } from "../../domain/tasks/list";
-import { createTaskAs, deleteTaskAs, getTaskAs, updateTaskAs } from "../../domain/tasks/write";
 import { Task, TaskInput, TaskPatch } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../env";
-import { asKeyCaller, authenticateBeforeRejecting } from "../auth";
+import { authenticateBeforeRejecting, runForKey } from "../auth";
 import { errorResponses } from "../problem";
 import { absoluteUrl } from "../public-origin";
 import { ETag, IdempotencyHeader, IdParam, IfMatchHeader, ListQuery, TaskCollection } from "./task-parameters";
@@ -69,7 +66,6 @@ export const createTaskRoute = createRoute({
       ...authErrors,
       "payload_too_large",
       "idempotency_key_reused",
-      "idempotency_in_progress",
     ),
   },
 });
@@ -142,28 +138,15 @@ export const deleteTaskRoute = createRoute({
 });
 
 /**
- * Each handler: validated input → the domain verb for the request's API key (its lookup rides in
- * the verb's batch) → response. Validation failures still answer 401/403 first.
+ * Each handler: validated input → one call to the key's account object, which judges the key and runs
+ * the verb → response. Validation failures still answer 401/403 first.
  */
 export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     listTasksRoute,
     async (c) => {
-      const page = await asKeyCaller(c, (caller) => listTasksAs(caller, c.req.valid("query")));
-      const meta = {
-        count: page.count,
-        serverTime: page.serverTime,
-        deleted: page.deleted,
-        nextCursor: page.nextCursor,
-      };
-      // The tasks arrive as one JSON text from D1 and are sent as they are.
-      const body = `{"data":${page.tasksJson},"meta":${JSON.stringify(meta)}}`;
-      // Typed as the route's JSON response: the text is that JSON, serialised by D1 instead of c.json.
-      return c.body(body, 200, { "Content-Type": "application/json" }) as unknown as TypedResponse<
-        z.infer<typeof TaskCollection>,
-        200,
-        "json"
-      >;
+      const { tasks, count, serverTime, deleted, nextCursor } = await runForKey(c, "listTasks", c.req.valid("query"));
+      return c.json({ data: tasks, meta: { count, serverTime, deleted, nextCursor } }, 200);
     },
     authenticateBeforeRejecting,
   );
@@ -172,9 +155,7 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     createTaskRoute,
     async (c) => {
       const idempotencyKey = c.req.valid("header")["idempotency-key"];
-      const { task, replayed } = await asKeyCaller(c, (caller) =>
-        createTaskAs(caller, c.req.valid("json"), { idempotencyKey }),
-      );
+      const { task, replayed } = await runForKey(c, "createTask", { input: c.req.valid("json"), idempotencyKey });
       c.header("Location", absoluteUrl(c.env, c.req.url, taskPath(c, task.id)));
       c.header("ETag", etagOf(task));
       if (replayed) c.header("Idempotent-Replayed", "true");
@@ -186,7 +167,7 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     getTaskRoute,
     async (c) => {
-      const task = await asKeyCaller(c, (caller) => getTaskAs(caller, c.req.valid("param").id));
+      const task = await runForKey(c, "getTask", c.req.valid("param"));
       c.header("ETag", etagOf(task));
       return c.json(task, 200);
     },
@@ -197,9 +178,8 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     updateTaskRoute,
     async (c) => {
       const ifMatch = c.req.valid("header")["if-match"];
-      const { task, next } = await asKeyCaller(c, (caller) =>
-        updateTaskAs(caller, c.req.valid("param").id, c.req.valid("json"), { ifMatch }),
-      );
+      const { id } = c.req.valid("param");
+      const { task, next } = await runForKey(c, "updateTask", { id, patch: c.req.valid("json"), ifMatch });
       c.header("ETag", etagOf(task));
       if (next) c.header("Link", `<${taskPath(c, next.id)}>; rel="next-occurrence"`);
       return c.json(task, 200);
@@ -211,7 +191,7 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
     deleteTaskRoute,
     async (c) => {
       const ifMatch = c.req.valid("header")["if-match"];
-      await asKeyCaller(c, (caller) => deleteTaskAs(caller, c.req.valid("param").id, { ifMatch }));
+      await runForKey(c, "deleteTask", { id: c.req.valid("param").id, ifMatch });
       return c.body(null, 204);
     },
     authenticateBeforeRejecting,

@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type * as z from "zod";
-import type { Caller } from "../../domain/tasks/statements";
+import type { VerbArgs, VerbName, VerbValue } from "../../account/verbs";
 
 /**
  * MCP tools as plain descriptors. Each validates with the shared zod schemas and calls the same
@@ -8,10 +8,10 @@ import type { Caller } from "../../domain/tasks/statements";
  */
 export interface ToolContext {
   /**
-   * Who the task tools act for: the request's API key, whose lookup rides in the verb's own D1
-   * batch (see domain/tasks/statements.ts). The handler answers 401 before any result leaves (handler.ts).
+   * Runs a verb for the request's credential: one call to its account's object, which judges the
+   * credential first (mcp/credentials.ts). The handler answers 401 before any result leaves (handler.ts).
    */
-  caller: Caller;
+  call<V extends VerbName>(verb: V, args: VerbArgs<V>): Promise<VerbValue<V>>;
   /** Static assets (the calendar catalogue). */
   assets: Fetcher;
   /** Origin of the request, for absolute links in results and errors. */

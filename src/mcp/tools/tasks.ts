@@ -10,10 +10,6 @@ import {
   TaskId,
   Timestamp,
 } from "../../domain/tasks/values";
-import { completeTaskAs } from "../../domain/tasks/complete";
-import { listTasksAs, parseTasks } from "../../domain/tasks/list";
-import { createTaskAs, deleteTaskAs, updateTaskAs } from "../../domain/tasks/write";
-import { listListsAs } from "../../domain/lists/service";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
 import { defineTool } from "./descriptor";
 
@@ -23,6 +19,9 @@ import { defineTool } from "./descriptor";
  */
 
 const id = TaskId.meta({ description: "The task's `id` (from list_tasks or create_task)." });
+
+const UNKNOWN_LIST =
+  "No list has this listId as its id or its name, so no task matched. Call list_tasks with lists: true to see the lists.";
 
 const TaskChange = z.object({ task: Task, next: Task.optional() });
 /** A changed task, and the next occurrence only when its completion created one. */
@@ -59,24 +58,25 @@ export const listTasksTool = defineTool({
     nextCursor: z.string().optional(),
     deleted: z.array(Tombstone).optional(),
     lists: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
+    hint: z.string().optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, { lists, query: q, ...query }) {
-    // The lists, when asked for, in a round trip of their own beside the listing's (run in parallel).
-    const [{ value: page, auth }, named] = await Promise.all([
-      listTasksAs(ctx.caller, { ...query, q }),
-      lists ? listListsAs(ctx.caller, {}) : undefined,
-    ]);
-    const timeZone = auth.actor.timeZone;
+    // With `lists`, the lists come in the same call to the account's object.
+    const { page, lists: named } = lists
+      ? await ctx.call("listTasksWithLists", { ...query, q })
+      : { page: await ctx.call("listTasks", { ...query, q }), lists: undefined };
+    const { timeZone } = page;
     return {
-      tasks: parseTasks(page),
+      tasks: page.tasks,
       count: page.count,
       serverTime: page.serverTime,
       timeZone,
       today: floatingDate(toFloating(Date.parse(page.serverTime), timeZone)),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       ...(page.deleted ? { deleted: page.deleted } : {}),
-      ...(named ? { lists: named.value.lists.map(({ id, name }) => ({ id, name })) } : {}),
+      ...(page.unknownList ? { hint: UNKNOWN_LIST } : {}),
+      ...(named ? { lists: named.map(({ id, name }) => ({ id, name })) } : {}),
     };
   },
 });
@@ -93,7 +93,7 @@ export const createTaskTool = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const { clientRequestId, ...task } = input;
-    const { value } = await createTaskAs(ctx.caller, task, { idempotencyKey: clientRequestId });
+    const value = await ctx.call("createTask", { input: task, idempotencyKey: clientRequestId });
     return value.replayed ? { task: value.task, replayed: true as const } : { task: value.task };
   },
 });
@@ -107,7 +107,7 @@ export const updateTaskTool = defineTool({
   output: TaskChange,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, { id, ...patch }) {
-    return changeOf((await updateTaskAs(ctx.caller, id, patch)).value);
+    return changeOf(await ctx.call("updateTask", { id, patch }));
   },
 });
 
@@ -120,7 +120,7 @@ export const completeTaskTool = defineTool({
   output: TaskChange,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
-    return changeOf((await completeTaskAs(ctx.caller, input.id)).value);
+    return changeOf(await ctx.call("completeTask", { id: input.id }));
   },
 });
 
@@ -132,7 +132,7 @@ export const deleteTaskTool = defineTool({
   output: z.object({ id: z.string(), deleted: z.literal(true) }),
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async run(ctx, input) {
-    await deleteTaskAs(ctx.caller, input.id);
+    await ctx.call("deleteTask", { id: input.id });
     return { id: input.id, deleted: true as const };
   },
 });

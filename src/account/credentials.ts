@@ -1,0 +1,79 @@
+import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { nowSql } from "../db/clock";
+import type { AccountDb } from "../domain/context";
+import { AppError } from "../domain/errors";
+import { account, apiKeys, connections } from "./schema";
+
+/**
+ * What a task request shows, judged by the account's object on every request (no cache), so a key
+ * revoked, a Max lapsed or a connection ended applies on the very next request.
+ * - `key`: an API key, by its SHA-256 (REST and MCP).
+ * - `connection`: an OAuth connection whose access token the provider has checked (MCP).
+ * - `session`: the account page, whose session the Worker has judged in D1.
+ */
+export type Credential =
+  | { kind: "key"; keyHash: string }
+  | { kind: "connection"; connectionId: string }
+  | { kind: "session" };
+
+export const UNAUTHORIZED =
+  "A valid API key is required: send `Authorization: Bearer todo_live_…` (create one under AI connection).";
+const CONNECTION_ENDED =
+  "This connection was revoked or has ended. Connect the app again (it will ask you to sign in and allow it).";
+export const MAX_REQUIRED =
+  "Task access needs an active Max membership. Upgrade on the account page, then retry with the same key.";
+
+const usedOverAMinuteAgo = (column: typeof apiKeys.lastUsedAt | typeof connections.lastUsedAt) =>
+  or(isNull(column), lt(column, sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')`));
+
+/** 401 for a key or connection that is unknown, revoked or expired; then lastUsedAt, at most once a minute. */
+function judgeCredential(db: AccountDb, credential: Credential): { keyId?: string } {
+  if (credential.kind === "session") return {};
+  if (credential.kind === "key") {
+    const live = and(
+      eq(apiKeys.keyHash, credential.keyHash),
+      isNull(apiKeys.revokedAt),
+      or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${nowSql}`),
+    );
+    const key = db.select({ id: apiKeys.id }).from(apiKeys).where(live).get();
+    if (!key) throw new AppError("unauthorized", UNAUTHORIZED);
+    db.update(apiKeys)
+      .set({ lastUsedAt: nowSql })
+      .where(and(live, usedOverAMinuteAgo(apiKeys.lastUsedAt)))
+      .run();
+    return { keyId: key.id };
+  }
+  const live = and(eq(connections.id, credential.connectionId), isNull(connections.revokedAt));
+  if (!db.select({ id: connections.id }).from(connections).where(live).get()) {
+    throw new AppError("unauthorized", CONNECTION_ENDED);
+  }
+  db.update(connections)
+    .set({ lastUsedAt: nowSql })
+    .where(and(live, usedOverAMinuteAgo(connections.lastUsedAt)))
+    .run();
+  return {};
+}
+
+/** The account's row, read with its Max judged by the database clock. */
+export const accountRow = (db: AccountDb) =>
+  db
+    .select({
+      id: account.id,
+      timeZone: account.timeZone,
+      erasedAt: account.erasedAt,
+      maxActive: sql<number>`${account.plan} = 'max' AND (${account.planExpiresAt} IS NULL OR ${account.planExpiresAt} > ${nowSql})`,
+    })
+    .from(account)
+    .get();
+
+/**
+ * 401, then 403: the credential, then (for every verb but `identify`) the account's Max membership.
+ * Returns who acts. Runs inside the request's transaction, before its verb.
+ */
+export function judge(db: AccountDb, credential: Credential, maxRequired: boolean) {
+  const { keyId } = judgeCredential(db, credential);
+  const row = accountRow(db);
+  if (!row || row.erasedAt) throw new AppError("unauthorized", UNAUTHORIZED);
+  if (maxRequired && !row.maxActive) throw new AppError("max_required", MAX_REQUIRED);
+  return { accountId: row.id, timeZone: row.timeZone, keyId };
+}

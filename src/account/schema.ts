@@ -1,0 +1,102 @@
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { nowSql } from "../db/clock";
+import { type TaskFields, taskFields } from "../domain/tasks/fields";
+
+/**
+ * The tables of one account's Durable Object (src/account/object.ts). Every row here belongs to that
+ * one account, so no table has an account column and no statement can reach another account's row.
+ * Migrations: `npm run db:generate` writes them to src/account/migrations (drizzle.objects.config.ts).
+ */
+
+/** The columns of each declared task field (domain/tasks/fields.ts), in declaration order. */
+const taskColumns = Object.fromEntries(Object.entries(taskFields).map(([key, field]) => [key, field.column])) as {
+  [K in keyof TaskFields]: TaskFields[K]["column"];
+};
+
+export const tasks = sqliteTable("tasks", taskColumns, (t) => [
+  // The order of a whole listing (updatedAt, id) and of a `since` sync.
+  index("tasks_updated_idx").on(t.updatedAt, t.id),
+  // Tombstones only: a `since` sync's deletions and the retention alarm's purge.
+  index("tasks_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
+  // A list's counts and the listing of one list: live tasks in a list only.
+  index("tasks_list_idx")
+    .on(t.listId, t.completed, t.deletedAt)
+    .where(sql`${t.deletedAt} IS NULL AND ${t.listId} IS NOT NULL`),
+]);
+
+export type TaskRow = typeof tasks.$inferSelect;
+
+/** Named lists of tasks. Triggers on `tasks` (migration 0001) keep every live task's list in existence. */
+export const lists = sqliteTable(
+  "lists",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** The name with case folded (nameKeyOf): names are unique ignoring case. */
+    nameKey: text("name_key").notNull(),
+    createdAt: text("created_at").notNull().default(nowSql),
+    updatedAt: text("updated_at").notNull().default(nowSql),
+    /** Tombstone, as for tasks: a `since` sync of lists learns about the deletion. */
+    deletedAt: text("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("lists_name_unique").on(t.nameKey).where(sql`${t.deletedAt} IS NULL`),
+    index("lists_deleted_at_idx").on(t.deletedAt).where(sql`${t.deletedAt} IS NOT NULL`),
+  ],
+);
+
+export type ListRow = typeof lists.$inferSelect;
+
+/** Idempotency-Key records: the created task as stored JSON, so a replay answers with the original body. */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    key: text("key").primaryKey(),
+    /** SHA-256 of the canonical JSON request body, hex. */
+    requestHash: text("request_hash").notNull(),
+    taskId: text("task_id").notNull(),
+    /** The created task row as JSON (rowToJson). */
+    response: text("response").notNull(),
+    createdAt: text("created_at").notNull().default(nowSql),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("idempotency_keys_expires_at_idx").on(t.expiresAt)],
+);
+
+/**
+ * What a task request judges, held where it is judged. D1 keeps the account page's view of keys and
+ * connections; every change that decides a request (created, revoked, expired) is written here too.
+ */
+export const apiKeys = sqliteTable("api_keys", {
+  /** SHA-256 of the full key, hex. */
+  keyHash: text("key_hash").primaryKey(),
+  id: text("id").notNull(),
+  expiresAt: text("expires_at"),
+  revokedAt: text("revoked_at"),
+  lastUsedAt: text("last_used_at"),
+});
+
+/** OAuth connections (their D1 row's id): live until revoked. */
+export const connections = sqliteTable("connections", {
+  id: text("id").primaryKey(),
+  revokedAt: text("revoked_at"),
+  lastUsedAt: text("last_used_at"),
+});
+
+/** The account itself: one row. */
+export const account = sqliteTable("account", {
+  id: text("id").primaryKey(),
+  timeZone: text("time_zone").notNull().default("UTC"),
+  plan: text("plan", { enum: ["free", "max"] })
+    .notNull()
+    .default("free"),
+  /** null: the plan has no end. */
+  planExpiresAt: text("plan_expires_at"),
+  /** When the account's rows were copied from D1 into this object (src/account/upgrade.ts): its first request. */
+  upgradedAt: text("upgraded_at").notNull().default(nowSql),
+  /** Set by erasure: the account's rows are gone, and nothing may bring them back from D1. */
+  erasedAt: text("erased_at"),
+  /** Its task, list and idempotency rows are still in D1, to delete (the alarm retries until done). */
+  legacyRowsPending: integer("legacy_rows_pending", { mode: "boolean" }).notNull().default(false),
+});

@@ -1,0 +1,39 @@
+import type { AccountContext } from "../domain/context";
+import { createList, deleteList, listLists, updateList } from "../domain/lists/service";
+import { completeTask } from "../domain/tasks/complete";
+import { type ListTasksQuery, listTasks } from "../domain/tasks/list";
+import { createTask, deleteTask, getTask, updateTask } from "../domain/tasks/write";
+
+/**
+ * Every verb a task request may call on its account's object, by name. Each runs inside the object,
+ * in one transaction, after the request's credential was judged (credentials.ts). REST, MCP and the
+ * page call them through `callAccount` (client.ts): one call per request.
+ */
+export const verbs = {
+  /** Nothing but the judgement: for a request refused for its input, which must hear 401/403 first. */
+  authenticate: () => null,
+  /** The credential alone, Max not required: an MCP request that ran no task verb (calendars, tools/list). */
+  identify: () => null,
+  listTasks,
+  getTask,
+  createTask,
+  updateTask,
+  completeTask,
+  deleteTask,
+  listLists,
+  createList,
+  updateList,
+  deleteList,
+  /** list_tasks with `lists: true` (MCP): the tasks and the lists in the same call. */
+  listTasksWithLists: (ctx: AccountContext, query: ListTasksQuery) => ({
+    page: listTasks(ctx, query),
+    lists: listLists(ctx, {}).lists,
+  }),
+} satisfies Record<string, (ctx: AccountContext, args: never) => unknown>;
+
+export type VerbName = keyof typeof verbs;
+
+/** The verbs any live credential may call; every other one needs an active Max membership (403). */
+export const needsMax = (verb: VerbName) => verb !== "identify";
+export type VerbArgs<V extends VerbName> = Parameters<(typeof verbs)[V]>[1];
+export type VerbValue<V extends VerbName> = ReturnType<(typeof verbs)[V]>;
