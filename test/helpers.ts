@@ -74,3 +74,17 @@ export async function createTask(key: string, body: Record<string, unknown> = { 
 }
 
 export const db = () => env.DB;
+
+/**
+ * Rows of SQL run in an account's own Durable Object (src/account/object.ts), where its tasks, lists,
+ * search index and idempotency records live: for tests that look at or change stored rows directly.
+ */
+export async function accountSql<T = Record<string, SqlStorageValue>>(
+  accountId: string,
+  query: string,
+  ...params: SqlStorageValue[]
+): Promise<T[]> {
+  const { runInDurableObject } = await import("cloudflare:test");
+  const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
+  return runInDurableObject(stub, (_instance, state) => state.storage.sql.exec(query, ...params).toArray() as T[]);
+}

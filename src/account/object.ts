@@ -43,8 +43,6 @@ export type AccountChange =
  */
 export class AccountObject extends DurableObject<Env> {
   private readonly db: AccountDb;
-  /** The account this object holds, once its row is known to exist. */
-  private opened: string | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -151,7 +149,6 @@ export class AccountObject extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     await migrate(this.db, migrations);
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
-    this.opened = accountId;
   }
 
   /** The daily retention of the account (tombstones, idempotency records), and a pending D1 clean-up. */
@@ -169,12 +166,7 @@ export class AccountObject extends DurableObject<Env> {
    * not know stays empty, and `judge` refuses its requests (401).
    */
   private async open(accountId: string): Promise<void> {
-    if (this.opened === accountId) return;
-    const row = this.db.select({ id: account.id }).from(account).get();
-    if (row) {
-      this.opened = row.id;
-      return;
-    }
+    if (this.db.select({ id: account.id }).from(account).get()) return;
     let failed: unknown;
     await this.ctx.blockConcurrencyWhile(async () => {
       try {

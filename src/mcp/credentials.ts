@@ -4,7 +4,7 @@ import type { VerbArgs, VerbName, VerbValue } from "../account/verbs";
 import { isAppError } from "../domain/errors";
 import { bearerFromHeader, keyCaller } from "../http/auth";
 import { consume, failedKeyAttempt, limitApiKey, RATE_POLICIES, type RateHeaders } from "../http/rate-limit";
-import type { OAuthGrant } from "../oauth/provider";
+import type { OAuthGrant } from "../oauth/grant";
 import { requireToolScopes } from "./tool-scopes";
 
 /**

@@ -1,5 +1,5 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { toAppError } from "../app";
+import { toAppError } from "../http/app-error";
 import type { ErrorCode } from "../domain/errors";
 
 /**

@@ -1,6 +1,6 @@
 import { type AuthInfo, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
-import { toAppError } from "../app";
+import { toAppError } from "../http/app-error";
 import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../http/auth";
 import { originAllowedFor } from "../http/cors";
@@ -8,7 +8,7 @@ import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
 import { withRateHeaders } from "../http/rate-limit";
 import { protectedResourceMetadataPath } from "../oauth/paths";
-import type { OAuthGrant } from "../oauth/provider";
+import type { OAuthGrant } from "../oauth/grant";
 import { InsufficientScope } from "./tool-scopes";
 import { batchProblem } from "./batch";
 import { grantCredential, keyCredential } from "./credentials";

@@ -6,7 +6,8 @@ import {
   type OAuthProviderOptions,
   type TokenExchangeCallbackOptions,
 } from "@cloudflare/workers-oauth-provider";
-import { toAppError } from "../app";
+import { toAppError } from "../http/app-error";
+import type { OAuthGrant } from "./grant";
 import { createDb } from "../db/client";
 import {
   CONNECTION_IDLE_DAYS,
@@ -41,11 +42,6 @@ export interface GrantProps {
 }
 
 /** The OAuth identity of an /mcp request, as the provider validated it. */
-export interface OAuthGrant {
-  accountId: string;
-  connectionId: string;
-  scopes: string[];
-}
 
 const DAY = 86_400;
 /** The baseline header of every other answer (src/http/security-headers.ts), on the provider's too. */

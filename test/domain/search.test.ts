@@ -1,21 +1,26 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { and, asc, isNull, type SQL } from "drizzle-orm";
+import { and, asc, isNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import { createDb } from "../../src/db/client";
-import { compiled } from "../../src/db/compiled";
-import { tasks } from "../../src/db/schema";
-import { keyAccountSql, verifiedKeyHash } from "../../src/domain/api-keys/service";
+import * as schema from "../../src/account/schema";
 import { MAX_SEARCH_TERMS, matchesSearch, searchTerms, WORD_SEPARATORS } from "../../src/domain/tasks/search";
-import { call, createTask, maxUser } from "../helpers";
+import { accountSql, call, createTask, maxUser } from "../helpers";
 
-/** The titles of the live tasks that match `q` within `account`, through the condition search.ts exports. */
-async function found(account: string | SQL, q: string): Promise<string[]> {
-  const rows = await createDb(env.DB)
-    .select({ title: tasks.title })
-    .from(tasks)
-    .where(and(matchesSearch(account, searchTerms(q)), isNull(tasks.deletedAt)))
-    .orderBy(asc(tasks.title));
-  return rows.map((row) => row.title);
+const { tasks } = schema;
+const objectOf = (accountId: string) => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
+
+/** The titles of the account's live tasks that match `q`, through the condition search.ts exports, in its object. */
+function found(accountId: string, q: string): Promise<string[]> {
+  return runInDurableObject(objectOf(accountId), (_instance, state) =>
+    drizzle(state.storage, { schema })
+      .select({ title: tasks.title })
+      .from(tasks)
+      .where(and(matchesSearch(searchTerms(q)), isNull(tasks.deletedAt)))
+      .orderBy(asc(tasks.title))
+      .all()
+      .map((row) => row.title),
+  );
 }
 
 describe("searchTerms", () => {
@@ -39,9 +44,11 @@ describe("searchTerms", () => {
 
 describe("the search index (tasks_fts)", () => {
   it("is kept by triggers that split on exactly WORD_SEPARATORS, and a tokenizer that splits on spaces", async () => {
-    const { results } = await env.DB.prepare(
+    const user = await maxUser("search-triggers");
+    const results = await accountSql<{ name: string; sql: string }>(
+      user.accountId,
       "SELECT name, sql FROM sqlite_master WHERE name IN ('tasks_fts', 'tasks_fts_on_insert', 'tasks_fts_on_update')",
-    ).all<{ name: string; sql: string }>();
+    );
     const sql = Object.fromEntries(results.map((row) => [row.name, row.sql]));
     expect(sql.tasks_fts).toContain("separators '' ''");
     const expected = [...WORD_SEPARATORS].filter((c) => c !== " ").map((c) => c.codePointAt(0));
@@ -110,44 +117,22 @@ describe("the search index (tasks_fts)", () => {
     expect(await found(stranger.accountId, "cat")).toEqual([]);
   });
 
-  it("scopes by an API key's account subquery too, and finds nothing for an unknown key", async () => {
-    const user = await maxUser("search-key");
-    await createTask(user.key, { title: "Book the dentist" });
-    expect(await found(keyAccountSql(await verifiedKeyHash(user.key)), "dent")).toEqual(["Book the dentist"]);
-    expect(await found(keyAccountSql("0".repeat(64)), "dent")).toEqual([]);
-  });
-
-  it("works in a compiled statement, with the account and the words' JSON as placeholders", async () => {
-    const user = await maxUser("search-compiled");
-    await createTask(user.key, { title: "Pick up the parcel" });
-    const search = compiled<{ account: string; terms: string }>((db, p) =>
-      db
-        .select({ title: tasks.title })
-        .from(tasks)
-        .where(and(matchesSearch(p.account, p.terms), isNull(tasks.deletedAt))),
-    );
-    const run = (q: string) =>
-      search.run(createDb(env.DB), { account: user.accountId, terms: JSON.stringify(searchTerms(q)) });
-    expect(await run("parc")).toEqual([{ title: "Pick up the parcel" }]);
-    expect(await run("")).toEqual([]);
-  });
-
   it("reads the index, then the account's matching tasks by rowid: never a scan of tasks", async () => {
     const user = await maxUser("search-plan");
-    const db = createDb(env.DB);
-    const plans = [];
-    for (const account of [user.accountId, keyAccountSql(await verifiedKeyHash(user.key))]) {
-      const { sql, params } = db
+    await createTask(user.key, { title: "milk and bread" });
+    const plan = await runInDurableObject(objectOf(user.accountId), (_instance, state) => {
+      const { sql, params } = drizzle(state.storage, { schema })
         .select({ id: tasks.id })
         .from(tasks)
-        .where(and(matchesSearch(account, ["milk", "bread"]), isNull(tasks.deletedAt)))
+        .where(and(matchesSearch(["milk", "bread"]), isNull(tasks.deletedAt)))
         .toSQL();
-      const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
-        .bind(...params)
-        .all<{ detail: string }>();
-      plans.push(results.map((row) => row.detail).join("\n"));
-    }
-    for (const plan of plans) {
+      return state.storage.sql
+        .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${sql}`, ...(params as SqlStorageValue[]))
+        .toArray()
+        .map((row) => row.detail)
+        .join("\n");
+    });
+    {
       expect(plan).toMatch(/SEARCH tasks USING INTEGER PRIMARY KEY \(rowid=\?\)/);
       expect(plan).toMatch(/SCAN tasks_fts VIRTUAL TABLE INDEX/);
       expect(plan).not.toMatch(/SCAN tasks\b(?!_fts)/);

@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createTask, json, maxUser } from "../helpers";
+import { accountSql, call, createTask, json, maxUser } from "../helpers";
 
 describe("POST /api/v1/tasks", () => {
   it("answers 201 with the full task and a Location header", async () => {
@@ -212,9 +211,7 @@ describe("DELETE /api/v1/tasks/{id}", () => {
     const user = await maxUser();
     const task = await createTask(user.key);
     await call(`/api/v1/tasks/${task.id}`, { method: "DELETE", token: user.key });
-    const row = await env.DB.prepare("SELECT deleted_at FROM tasks WHERE id = ?")
-      .bind(task.id)
-      .first<{ deleted_at: string }>();
+    const [row] = await accountSql<{ deleted_at: string }>(user.accountId, "SELECT deleted_at FROM tasks WHERE id = ?", task.id);
     expect(row?.deleted_at).toMatch(/Z$/);
   });
 });

@@ -57,20 +57,24 @@ describe("completedAt: when a task was completed", () => {
     expect(await get(user.key, task.id)).toMatchObject({ completedAt: first.completedAt });
   });
 
-  it("migration 0006 gives tasks completed before it their updatedAt", async () => {
+  it("migration 0006 gives D1 tasks completed before it their updatedAt (rows of the single-database release)", async () => {
     const user = await maxUser("completed-at-migration");
-    const task = await createTask(user.key, { title: "Old and done" });
-    const done = await json(await patch(user.key, task.id, { completed: true }));
-    // As the row was before the column existed.
-    await env.DB.prepare("UPDATE tasks SET completed_at = NULL WHERE id = ?").bind(task.id).run();
+    const id = crypto.randomUUID();
+    // As the previous release stored a task completed before the column existed.
+    await env.DB.prepare(
+      "INSERT INTO tasks (id, account_id, title, completed, updated_at) VALUES (?, ?, 'Old and done', 1, '2026-01-02T03:04:05.678Z')",
+    )
+      .bind(id, user.accountId)
+      .run();
     const migrations = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS;
     const backfill = migrations
       .find((m) => m.name.startsWith("0006_"))!
       .queries.filter((q) => /^\s*(--.*\n\s*)*UPDATE/.test(q));
     expect(backfill).toHaveLength(1);
     await env.DB.prepare(backfill[0]!).run();
-    const after = await get(user.key, task.id);
-    expect(after.completedAt).toBe(after.updatedAt);
-    expect(after.updatedAt >= done.updatedAt).toBe(true);
+    const row = await env.DB.prepare("SELECT completed_at AS completedAt FROM tasks WHERE id = ?")
+      .bind(id)
+      .first<{ completedAt: string }>();
+    expect(row?.completedAt).toBe("2026-01-02T03:04:05.678Z");
   });
 });

@@ -1,7 +1,6 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { createTaskAs } from "../../src/domain/tasks/write";
-import { call, json } from "../helpers";
+import { runVerb } from "../../src/account/caller";
+import { accountSql, call, json } from "../helpers";
 import { listAll, patch, zonedUser } from "./support";
 
 const post = (key: string, body: unknown, idempotencyKey?: string) =>
@@ -61,11 +60,10 @@ describe("Idempotency-Key on POST /api/v1/tasks", () => {
   it("forgets a key after 24 hours", async () => {
     const user = await zonedUser();
     const first = await json(await post(user.key, { title: "Day one" }, "daily"));
-    await env.DB.prepare(
-      "UPDATE idempotency_keys SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 second') WHERE account_id = ?",
-    )
-      .bind(user.accountId)
-      .run();
+    await accountSql(
+      user.accountId,
+      "UPDATE idempotency_keys SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 second')",
+    );
     const res = await post(user.key, { title: "Day two" }, "daily");
     expect(res.status).toBe(201);
     expect(res.headers.get("Idempotent-Replayed")).toBeNull();
@@ -87,10 +85,10 @@ describe("Idempotency-Key on POST /api/v1/tasks", () => {
 
   it("an MCP-style clientRequestId passed to createTask replays the same way", async () => {
     const user = await zonedUser();
-    const a = (await createTaskAs(user.caller, { title: "From an agent" }, { idempotencyKey: "req-42" })).value.task;
-    const b = (await createTaskAs(user.caller, { title: "From an agent" }, { idempotencyKey: "req-42" })).value.task;
+    const a = (await runVerb(user.caller, "createTask", { input: { title: "From an agent" }, idempotencyKey: "req-42" })).task;
+    const b = (await runVerb(user.caller, "createTask", { input: { title: "From an agent" }, idempotencyKey: "req-42" })).task;
     expect(b).toEqual(a);
-    await expect(createTaskAs(user.caller, { title: "Other" }, { idempotencyKey: "req-42" })).rejects.toMatchObject({
+    await expect(runVerb(user.caller, "createTask", { input: { title: "Other" }, idempotencyKey: "req-42" })).rejects.toMatchObject({
       code: "idempotency_key_reused",
     });
   });

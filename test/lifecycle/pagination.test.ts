@@ -1,6 +1,5 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, createTask, json } from "../helpers";
+import { accountSql, call, createTask, json } from "../helpers";
 import { listAll, patch, zonedUser } from "./support";
 
 type Page = {
@@ -11,14 +10,17 @@ type Page = {
 /** Inserts `n` tasks for an account in one statement, with distinct, increasing updatedAt values. */
 async function seed(accountId: string, n: number, title = "Seeded") {
   const prefix = crypto.randomUUID().slice(0, 8);
-  await env.DB.prepare(
+  await accountSql(
+    accountId,
     `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-     INSERT INTO tasks (id, account_id, title, completed, list_id, updated_at)
-     SELECT printf('%s-%06d', ?, i), ?, ? || ' ' || i, i % 2, CASE WHEN i % 3 = 0 THEN 'three' END,
+     INSERT INTO tasks (id, title, completed, list_id, updated_at)
+     SELECT printf('%s-%06d', ?, i), ? || ' ' || i, i % 2, CASE WHEN i % 3 = 0 THEN 'three' END,
             strftime('%Y-%m-%dT%H:%M:%fZ', 'now', printf('-%d seconds', ? - i)) FROM n`,
-  )
-    .bind(n, prefix, accountId, title, n + 10)
-    .run();
+    n,
+    prefix,
+    title,
+    n + 10,
+  );
 }
 
 async function page(key: string, query: string): Promise<Page> {

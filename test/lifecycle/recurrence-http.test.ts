@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { completeTaskAs } from "../../src/domain/tasks/complete";
-import type { Caller } from "../../src/domain/tasks/statements";
+import { type AccountCaller, runVerb } from "../../src/account/caller";
 import { call, createTask, json } from "../helpers";
 
-const completeTask = async (caller: Caller, id: string) => (await completeTaskAs(caller, id)).value;
+const completeTask = (caller: AccountCaller, id: string) => runVerb(caller, "completeTask", { id });
 import { listAll, nextIdFrom, patch, zonedUser } from "./support";
 
 describe("completing a repeating task", () => {

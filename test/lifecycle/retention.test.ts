@@ -1,16 +1,25 @@
-import { createExecutionContext, createScheduledController, waitOnExecutionContext } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  runDurableObjectAlarm,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
-import { call, createTask, json } from "../helpers";
+import { accountSql, call, createTask, json } from "../helpers";
 import { zonedUser } from "./support";
 
 const DAY = 86_400_000;
 const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
-const exists = async (sql: string, ...params: unknown[]) =>
-  (await env.DB.prepare(sql)
-    .bind(...params)
-    .first()) !== null;
+/** Whether a query in the account's object finds a row. */
+const exists = async (accountId: string, sql: string, ...params: string[]) =>
+  (await accountSql(accountId, sql, ...params)).length > 0;
+
+/** The account's daily alarm (its object's retention), run now. */
+async function runAlarm(accountId: string) {
+  expect(await runDurableObjectAlarm(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)))).toBe(true);
+}
 
 async function runCron() {
   const ctx = createExecutionContext();
@@ -19,16 +28,12 @@ async function runCron() {
 }
 
 describe("retention", () => {
-  it("the scheduled handler purges tombstones older than 90 days, expired idempotency records and dead sessions", async () => {
+  it("the account's alarm purges tombstones older than 90 days and expired idempotency records; the cron dead sessions", async () => {
     const user = await zonedUser();
     const [old, recent, live] = [await createTask(user.key), await createTask(user.key), await createTask(user.key)];
     for (const t of [old, recent]) await call(`/api/v1/tasks/${t.id}`, { method: "DELETE", token: user.key });
-    await env.DB.prepare("UPDATE tasks SET deleted_at = ? WHERE id = ?")
-      .bind(iso(91 * DAY), old.id)
-      .run();
-    await env.DB.prepare("UPDATE tasks SET deleted_at = ? WHERE id = ?")
-      .bind(iso(89 * DAY), recent.id)
-      .run();
+    await accountSql(user.accountId, "UPDATE tasks SET deleted_at = ? WHERE id = ?", iso(91 * DAY), old.id);
+    await accountSql(user.accountId, "UPDATE tasks SET deleted_at = ? WHERE id = ?", iso(89 * DAY), recent.id);
 
     await call("/api/v1/tasks", {
       token: user.key,
@@ -36,9 +41,7 @@ describe("retention", () => {
       headers: { "Idempotency-Key": "expired" },
     });
     await call("/api/v1/tasks", { token: user.key, body: { title: "keyed" }, headers: { "Idempotency-Key": "fresh" } });
-    await env.DB.prepare("UPDATE idempotency_keys SET expires_at = ? WHERE account_id = ? AND key = 'expired'")
-      .bind(iso(1000), user.accountId)
-      .run();
+    await accountSql(user.accountId, "UPDATE idempotency_keys SET expires_at = ? WHERE key = 'expired'", iso(1000));
 
     const login = async () =>
       (await json(await call("/auth/login", { body: { email: user.email, password: user.password } }))).token as string;
@@ -55,17 +58,15 @@ describe("retention", () => {
       .first<{ n: number }>())!.n;
     expect(sessionsBefore).toBe(3);
 
+    await runAlarm(user.accountId);
     await runCron();
 
-    expect(await exists("SELECT 1 FROM tasks WHERE id = ?", old.id)).toBe(false);
-    expect(await exists("SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NOT NULL", recent.id)).toBe(true);
-    expect(await exists("SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NULL", live.id)).toBe(true);
-    expect(
-      await exists("SELECT 1 FROM idempotency_keys WHERE account_id = ? AND key = 'expired'", user.accountId),
-    ).toBe(false);
-    expect(await exists("SELECT 1 FROM idempotency_keys WHERE account_id = ? AND key = 'fresh'", user.accountId)).toBe(
-      true,
-    );
+    const { accountId } = user;
+    expect(await exists(accountId, "SELECT 1 FROM tasks WHERE id = ?", old.id)).toBe(false);
+    expect(await exists(accountId, "SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NOT NULL", recent.id)).toBe(true);
+    expect(await exists(accountId, "SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NULL", live.id)).toBe(true);
+    expect(await exists(accountId, "SELECT 1 FROM idempotency_keys WHERE key = 'expired'")).toBe(false);
+    expect(await exists(accountId, "SELECT 1 FROM idempotency_keys WHERE key = 'fresh'")).toBe(true);
     const sessions = await env.DB.prepare("SELECT expires_at, revoked_at FROM sessions WHERE account_id = ?")
       .bind(user.accountId)
       .all();
@@ -81,16 +82,12 @@ describe("retention", () => {
     const [old, recent, live] = [await make("old"), await make("recent"), await make("live")];
     for (const id of [old, recent]) await call(`/api/v1/lists/${id}`, { method: "DELETE", token: user.key });
     const backdate = (id: string, ms: number) =>
-      env.DB.prepare("UPDATE lists SET deleted_at = ? WHERE account_id = ? AND id = ?")
-        .bind(iso(ms), user.accountId, id)
-        .run();
+      accountSql(user.accountId, "UPDATE lists SET deleted_at = ? WHERE id = ?", iso(ms), id);
     await backdate(old, 91 * DAY);
     await backdate(recent, 89 * DAY);
-    await runCron();
-    const left = await env.DB.prepare("SELECT id FROM lists WHERE account_id = ? ORDER BY name")
-      .bind(user.accountId)
-      .all<{ id: string }>();
-    expect(left.results.map((r) => r.id).sort()).toEqual([live, recent].sort());
+    await runAlarm(user.accountId);
+    const left = await accountSql<{ id: string }>(user.accountId, "SELECT id FROM lists ORDER BY name");
+    expect(left.map((r) => r.id).sort()).toEqual([live, recent].sort());
   });
 
   it("a since older than 90 days is 410 sync_expired; 89 days is fine", async () => {
@@ -105,6 +102,16 @@ describe("retention", () => {
     expect((await call(`/api/v1/tasks?since=${encodeURIComponent(iso(89 * DAY))}`, { token: user.key })).status).toBe(
       200,
     );
+  });
+
+  it("schedules the account's alarm a day ahead, again after each run", async () => {
+    const user = await zonedUser();
+    const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(user.accountId));
+    const { runInDurableObject } = await import("cloudflare:test");
+    const alarmAt = () => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+    expect((await alarmAt())! - Date.now()).toBeGreaterThan(DAY - 60_000);
+    await runAlarm(user.accountId);
+    expect((await alarmAt())! - Date.now()).toBeGreaterThan(DAY - 60_000);
   });
 
   it("declares the cron trigger the handler serves", async () => {

@@ -1,7 +1,6 @@
 import { env } from "cloudflare:workers";
-import { createDb } from "../../src/db/client";
+import type { AccountCaller } from "../../src/account/caller";
 import { sha256Hex } from "../../src/domain/crypto";
-import type { Caller } from "../../src/domain/tasks/statements";
 import { call, json, maxUser } from "../helpers";
 
 /** A Max user whose account is in `timeZone`, with its key as a caller for calling verbs directly (as MCP does). */
@@ -12,7 +11,11 @@ export async function zonedUser(timeZone = "UTC") {
     if (res.status !== 200) throw new Error(`timeZone: ${res.status} ${await res.text()}`);
   }
   // The user's key as a task verb's caller, for tests that call the verbs directly.
-  const caller: Caller = { db: createDb(env.DB), keyHash: await sha256Hex(user.key) };
+  const caller: AccountCaller = {
+    env,
+    accountId: user.accountId,
+    credential: { kind: "key", keyHash: await sha256Hex(user.key) },
+  };
   return { ...user, caller };
 }
 

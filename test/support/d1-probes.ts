@@ -73,3 +73,33 @@ export async function planOf(sql: string): Promise<string[]> {
     .all<{ detail: string }>();
   return results.map((row) => row.detail);
 }
+
+/**
+ * An ACCOUNTS namespace that counts the calls made to account objects through its stubs (each RPC
+ * method call is one hop from the Worker to an object), by method name.
+ */
+export function probedAccounts(real: Env["ACCOUNTS"]) {
+  const calls: string[] = [];
+  const namespace = new Proxy(real, {
+    get(target, prop) {
+      if (prop === "get") {
+        return (id: DurableObjectId) => {
+          const stub = target.get(id);
+          return new Proxy(stub, {
+            get(stubTarget, method) {
+              const value = Reflect.get(stubTarget, method);
+              if (typeof value !== "function") return value;
+              return (...args: unknown[]) => {
+                calls.push(String(method));
+                return (value as (...a: unknown[]) => unknown).apply(stubTarget, args);
+              };
+            },
+          });
+        };
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { namespace, calls };
+}

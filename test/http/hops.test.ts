@@ -1,0 +1,120 @@
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { handleMcp } from "../../src/mcp/handler";
+import { call, createTask, maxUser } from "../helpers";
+import { probedAccounts, probedD1 } from "../support/d1-probes";
+
+/**
+ * Every task request is one call from the Worker to the account's object, and no D1 query: the object
+ * judges the key (or connection) and Max, and runs the verb (docs/scaling.md, "Hops").
+ */
+interface Hops {
+  status: number;
+  d1: number;
+  objectCalls: string[];
+  body: any;
+}
+
+function probedEnv() {
+  const d1 = probedD1(env.DB);
+  const accounts = probedAccounts(env.ACCOUNTS);
+  return { env: { ...env, DB: d1.db, ACCOUNTS: accounts.namespace } as Env, d1, accounts };
+}
+
+async function restHops(key: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<Hops> {
+  const probe = probedEnv();
+  const ctx = createExecutionContext();
+  const headers: Record<string, string> = { authorization: `Bearer ${key}` };
+  if (init.body !== undefined) headers["content-type"] = "application/json";
+  const request = new Request(`http://example.com${path}`, {
+    method: init.method ?? "GET",
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const res = await createApp().fetch(request, probe.env, ctx);
+  const body = res.status === 204 ? null : await res.json();
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, d1: probe.d1.counter.trips, objectCalls: probe.accounts.calls, body };
+}
+
+async function mcpHops(key: string, name: string, args: Record<string, unknown>): Promise<Hops> {
+  const probe = probedEnv();
+  const ctx = createExecutionContext();
+  const request = new Request("http://example.com/mcp", {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${key}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  });
+  const res = await handleMcp(request, probe.env, ctx);
+  const body = await res.json();
+  await waitOnExecutionContext(ctx);
+  return { status: res.status, d1: probe.d1.counter.trips, objectCalls: probe.accounts.calls, body };
+}
+
+const oneHop = (hops: Hops, status: number) => expect([hops.status, hops.d1, hops.objectCalls]).toEqual([status, 0, ["run"]]);
+
+describe("a task request is one call to the account's object and no D1 query", () => {
+  it("on every REST task and list route", async () => {
+    const user = await maxUser("hops");
+    const created = await restHops(user.key, "/api/v1/tasks", { method: "POST", body: { title: "one hop" } });
+    oneHop(created, 201);
+    const id = created.body.id as string;
+    oneHop(await restHops(user.key, "/api/v1/tasks"), 200);
+    oneHop(await restHops(user.key, "/api/v1/tasks?q=hop&limit=5"), 200);
+    oneHop(await restHops(user.key, `/api/v1/tasks?since=${new Date(Date.now() - 60_000).toISOString()}`), 200);
+    oneHop(await restHops(user.key, `/api/v1/tasks/${id}`), 200);
+    oneHop(await restHops(user.key, `/api/v1/tasks/${id}`, { method: "PATCH", body: { title: "renamed" } }), 200);
+    oneHop(await restHops(user.key, `/api/v1/tasks/${id}`, { method: "PATCH", body: { completed: true } }), 200);
+    oneHop(await restHops(user.key, `/api/v1/tasks/${id}`, { method: "DELETE" }), 204);
+    oneHop(await restHops(user.key, "/api/v1/lists", { method: "POST", body: { id: "hops", name: "Hops" } }), 201);
+    oneHop(await restHops(user.key, "/api/v1/lists"), 200);
+    oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "PATCH", body: { name: "Hops 2" } }), 200);
+    oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "DELETE" }), 204);
+  });
+
+  it("for a repeating task's completion and an idempotent create", async () => {
+    const user = await maxUser("hops-repeat");
+    const task = await createTask(user.key, { title: "Daily", due: "2026-12-01", repeat: "FREQ=DAILY" });
+    const completed = await restHops(user.key, `/api/v1/tasks/${task.id}`, { method: "PATCH", body: { completed: true } });
+    oneHop(completed, 200);
+    const probe = probedEnv();
+    const ctx = createExecutionContext();
+    const res = await createApp().fetch(
+      new Request("http://example.com/api/v1/tasks", {
+        method: "POST",
+        headers: { authorization: `Bearer ${user.key}`, "content-type": "application/json", "idempotency-key": "hop-1" },
+        body: JSON.stringify({ title: "once" }),
+      }),
+      probe.env,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect([res.status, probe.d1.counter.trips, probe.accounts.calls]).toEqual([201, 0, ["run"]]);
+  });
+
+  it("on every MCP task tool", async () => {
+    const user = await maxUser("hops-mcp");
+    const created = await mcpHops(user.key, "create_task", { title: "over MCP" });
+    oneHop(created, 200);
+    const id = created.body.result.structuredContent.task.id as string;
+    oneHop(await mcpHops(user.key, "list_tasks", {}), 200);
+    oneHop(await mcpHops(user.key, "list_tasks", { lists: true, query: "mcp" }), 200);
+    oneHop(await mcpHops(user.key, "update_task", { id, title: "renamed" }), 200);
+    oneHop(await mcpHops(user.key, "complete_task", { id }), 200);
+    oneHop(await mcpHops(user.key, "delete_task", { id }), 200);
+  });
+
+  it("refuses a revoked key in that same one call", async () => {
+    const user = await maxUser("hops-revoked");
+    await restHops(user.key, "/api/v1/tasks");
+    expect((await call(`/account/api-keys/${user.keyId}`, { method: "DELETE", token: user.session })).status).toBe(204);
+    const refused = await restHops(user.key, "/api/v1/tasks");
+    expect([refused.status, refused.d1, refused.objectCalls]).toEqual([401, 0, ["run"]]);
+  });
+});
