@@ -21,6 +21,8 @@ const unavailablePatterns = [
   /network connection lost/i,
   /storage (caller|operation|object).*(reset|exceeded|timed? ?out)/i,
   /object to be reset/i,
+  // What a Durable Object's stub throws when the account's object cannot answer right now.
+  /\bDurable Object\b.*\b(overloaded|reset|transient)\b/i,
   /SQLITE_BUSY|database is locked/i,
 ];
 /**

@@ -61,7 +61,11 @@ async function legacyAccount() {
     for (const table of ["account", "api_keys", "connections", "tasks", "lists", "idempotency_keys"])
       state.storage.sql.exec(`DELETE FROM ${table}`);
   });
-  return { ...account, key };
+  // As the previous release's triggers left it: adding the task moved its list's updated_at.
+  const list = await env.DB.prepare("SELECT updated_at AS updatedAt FROM lists WHERE account_id = ? AND id = 'groceries'")
+    .bind(id)
+    .first<{ updatedAt: string }>();
+  return { ...account, key, listUpdatedAt: list!.updatedAt };
 }
 
 const d1Count = async (table: string, accountId: string) =>
@@ -98,7 +102,7 @@ describe("an account written by the single-database release", () => {
         openCount: 1,
         taskCount: 1,
         createdAt: "2026-11-01T09:00:01.000Z",
-        updatedAt: "2026-11-01T09:00:01.000Z",
+        updatedAt: user.listUpdatedAt,
       },
     ]);
     expect(lists.meta.deleted).toEqual([{ id: "old", deletedAt: "2026-11-01T09:00:03.000Z" }]);

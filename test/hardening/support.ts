@@ -1,4 +1,4 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { errorCodes } from "../../src/domain/errors";
 import worker from "../../src/index";
@@ -6,7 +6,8 @@ import { BASE, type CallOptions } from "../helpers";
 
 /**
  * The real Worker (src/index.ts) called with a patched env: rate limits on (the suite's
- * default is off, see vitest.config.ts) or a D1 that fails on demand.
+ * default is off, see vitest.config.ts), a D1 that fails on demand, or account objects that cannot
+ * be reached.
  */
 export async function callWith(
   patch: Partial<Env>,
@@ -117,3 +118,92 @@ export const withFaults =
   (plan: FaultPlan) =>
   (path: string, options: CallOptions = {}) =>
     callWith({ DB: faultyD1(env.DB, plan) }, path, options);
+
+/**
+ * What workerd throws at a caller when an account's Durable Object cannot answer: a dropped
+ * connection, overload, a reset (a deploy, a storage timeout or fault), a transient placement issue.
+ * A retry can succeed, so each is a 503 with Retry-After.
+ */
+export const OBJECT_OUTAGES = [
+  "Network connection lost.",
+  "Durable Object is overloaded. Too many requests queued.",
+  "Durable Object is overloaded. Requests queued for too long.",
+  "Durable Object reset because its code was updated.",
+  "Durable Object storage operation exceeded timeout which caused object to be reset.",
+  "Internal error in Durable Object storage caused object to be reset.",
+  "Cannot resolve Durable Object due to transient issue on remote node.",
+];
+
+/** An ACCOUNTS namespace whose stubs reject every call with `message`, as workerd's do when the object is out of reach. */
+export function unreachableAccounts(
+  real: Env["ACCOUNTS"],
+  plan: { message: string; injected: number },
+): Env["ACCOUNTS"] {
+  return new Proxy(real, {
+    get(target, prop) {
+      if (prop === "get") {
+        return (id: DurableObjectId) =>
+          new Proxy(target.get(id), {
+            get(stub, method) {
+              const value = Reflect.get(stub, method);
+              if (typeof value !== "function") return value;
+              return () => {
+                plan.injected++;
+                return Promise.reject(new Error(plan.message));
+              };
+            },
+          });
+      }
+      const value = Reflect.get(target, prop, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** How an account object's own SQLite misbehaves, from inside the object (faultyObjectSql). */
+export interface SqlFaultPlan {
+  /** Statements whose SQL this matches throw `message` instead of running. */
+  failWhen?: (sql: string) => boolean;
+  /** The write statement (INSERT, UPDATE, DELETE; 0-based, counted from installation) that throws instead. */
+  failAtWrite?: number;
+  message?: string;
+  /** Write statements that reached the object's SQLite (or the fault). */
+  writes: number;
+  /** Counts what reached the fault. */
+  injected: number;
+}
+
+const isWrite = (sql: string) => /^\s*(insert|update|delete)\b/i.test(sql);
+
+/**
+ * Runs `f` while the account object's SQLite fails as `plan` says: its `sql.exec` is wrapped inside
+ * the object, so the fault strikes in the middle of the request's transaction (which must roll back
+ * every write before it) and the object's own error handling answers. Restored afterwards.
+ */
+export async function withFaultyObjectSql<T>(accountId: string, plan: SqlFaultPlan, f: () => Promise<T>): Promise<T> {
+  const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
+  await runInDurableObject(stub, (_instance, state) => {
+    const storage = state.storage.sql;
+    const exec = storage.exec;
+    Object.defineProperty(storage, "exec", {
+      configurable: true,
+      value(query: string, ...params: SqlStorageValue[]) {
+        const write = isWrite(query);
+        const fails = plan.failWhen?.(query) || (write && plan.writes === plan.failAtWrite);
+        if (write) plan.writes++;
+        if (fails) {
+          plan.injected++;
+          throw new Error(plan.message ?? "Internal error in Durable Object storage caused object to be reset.");
+        }
+        return exec.call(storage, query, ...params);
+      },
+    });
+  });
+  try {
+    return await f();
+  } finally {
+    await runInDurableObject(stub, (_instance, state) => {
+      delete (state.storage.sql as { exec?: unknown }).exec;
+    });
+  }
+}

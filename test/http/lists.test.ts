@@ -96,12 +96,14 @@ describe("lists over REST", () => {
     const page = byId(await lists(user));
     expect(page.town).toMatchObject({ name: "town", taskCount: 1 });
     expect(page.errands).toMatchObject({ taskCount: 0 });
-    // A name already taken (ignoring case) gets a number; the task is written all the same.
+    // A listId that is a list's name (ignoring case) means that list: no second list is made (issue 26).
     await createList(user, { name: "Garden", id: "g1" });
-    await createTask(user.key, { title: "mow", listId: "garden" });
-    await createTask(user.key, { title: "rake", listId: "GARDEN" });
+    const mow = await createTask(user.key, { title: "mow", listId: "garden" });
+    const rake = await createTask(user.key, { title: "rake", listId: "GARDEN" });
+    expect([mow.listId, rake.listId]).toEqual(["g1", "g1"]);
     const garden = byId(await lists(user));
-    expect([garden.g1.name, garden.garden.name, garden.GARDEN.name]).toEqual(["Garden", "garden (2)", "GARDEN (3)"]);
+    expect(garden.g1).toMatchObject({ name: "Garden", taskCount: 2 });
+    expect([garden.garden, garden.GARDEN]).toEqual([undefined, undefined]);
     // A deleted list's id comes back as a new list.
     expect((await deleteList(user, "town")).status).toBe(204);
     await createTask(user.key, { title: "back in town", listId: "town" });

@@ -91,7 +91,7 @@ export function probedAccounts(real: Env["ACCOUNTS"]) {
               if (typeof value !== "function") return value;
               return (...args: unknown[]) => {
                 calls.push(String(method));
-                return (value as (...a: unknown[]) => unknown).apply(stubTarget, args);
+                return Reflect.apply(value as (...a: unknown[]) => unknown, stubTarget, args);
               };
             },
           });
