@@ -14,12 +14,6 @@ export const accounts = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: text("created_at").notNull().default(nowSql),
-    /**
-     * A random token that changes with every write to the account's tasks (set by triggers on
-     * `tasks`, migration 0003; NULL until the first one). A listing kept by an isolate is served again
-     * only while D1 still reports the token it was read at (domain/tasks/listing-cache.ts).
-     */
-    tasksVersion: text("tasks_version"),
   },
   (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
 );
@@ -79,6 +73,14 @@ export const apiKeys = sqliteTable(
   },
   (t) => [uniqueIndex("api_keys_key_hash_unique").on(t.keyHash), index("api_keys_account_idx").on(t.accountId)],
 );
+
+/*
+ * tasks, lists and idempotency_keys below are the tables of the single-database release. Each account's
+ * tasks, lists and idempotency records now live in its own Durable Object (src/account/schema.ts); these
+ * rows are read once, by the move of their account into its object (src/account/upgrade.ts, on its first
+ * request or by the daily job), and deleted there. A database that never held the previous release keeps
+ * them empty. They stay declared so that the move reads them with the same column mapping.
+ */
 
 /** The columns of each declared task field (domain/tasks/fields.ts), in declaration order. */
 const taskColumns = Object.fromEntries(Object.entries(taskFields).map(([key, field]) => [key, field.column])) as {

@@ -159,11 +159,11 @@ function withChallenge(response: Response, origin: string, error: AppError, requ
 export async function handleMcp(
   request: Request,
   env: Env,
-  executionCtx: ExecutionContext,
+  _executionCtx: ExecutionContext,
   grant?: OAuthGrant,
 ): Promise<Response> {
   try {
-    return await serve(request, env, executionCtx, grant);
+    return await serve(request, env, grant);
   } catch (e) {
     const origin = publicOrigin(env, request.url);
     const error = toAppError(e);
@@ -177,12 +177,7 @@ export async function handleMcp(
  * The account's object judges the credential in the call of the tool's verb (one call for a task tool);
  * a request that ran no verb asks it once (credentials.ts).
  */
-async function serve(
-  request: Request,
-  env: Env,
-  executionCtx: ExecutionContext,
-  grant: OAuthGrant | undefined,
-): Promise<Response> {
+async function serve(request: Request, env: Env, grant: OAuthGrant | undefined): Promise<Response> {
   if (!originAllowed(request, env)) {
     throw new AppError(
       "forbidden_origin",

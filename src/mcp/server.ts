@@ -8,7 +8,7 @@ import { type ToolContext, type ToolDescriptor, tools } from "./tools";
 export const SERVER_INFO = { name: "todo-calendar", version: "1.0.0" } as const;
 
 const INSTRUCTIONS =
-  "Personal tasks and public holiday calendars. The task tools (list_tasks, create_task, update_task, complete_task, delete_task) act on the signed-in user's account and need an active Max membership; list_calendar_packs and list_holidays work for every key. Resolve relative dates with the timeZone and today that list_tasks returns. To use one of the user's lists by name (\"add milk to Groceries\"), call list_tasks with lists: true, then pass that list's id as listId; a listId that names no list creates one. Confirm with the user before creating, changing, completing or deleting tasks.";
+  "Personal tasks and public holiday calendars. The task tools (list_tasks, create_task, update_task, complete_task, delete_task) act on the signed-in user's account and need an active Max membership; list_calendar_packs and list_holidays work for every key. Resolve relative dates with the timeZone and today that list_tasks returns. To use one of the user's lists by name (\"add milk to Groceries\"), call list_tasks with lists: true, then pass that list's id as listId (a list's name works too); a listId that is neither creates a list. Confirm with the user before creating, changing, completing or deleting tasks.";
 
 /**
  * A zod schema as the SDK sees it: the trimmed JSON Schema tools/list publishes (published-schema.ts),

@@ -1,11 +1,12 @@
+import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, json, signUp } from "../helpers";
+import { accountSql, call, json, signUp } from "../helpers";
 import { seededAccount } from "./seed";
 
 const erase = (token: string, password: unknown) => call("/account", { method: "DELETE", token, body: { password } });
 
-/** Every table the migrations created, read from sqlite_master so a table added later is not forgotten. */
+/** Every D1 table the migrations created, read from sqlite_master so a table added later is not forgotten. */
 async function everyTable(): Promise<string[]> {
   const { results } = await env.DB.prepare(
     "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'",
@@ -13,7 +14,7 @@ async function everyTable(): Promise<string[]> {
   return results.map((r) => r.name);
 }
 
-/** Rows of any table that mention the account's id or email in any column. */
+/** Rows of any D1 table that mention the account's id or email in any column. */
 async function rowsMentioning(needles: string[]): Promise<Record<string, number>> {
   const found: Record<string, number> = {};
   for (const table of await everyTable()) {
@@ -24,8 +25,8 @@ async function rowsMentioning(needles: string[]): Promise<Record<string, number>
   return found;
 }
 
-/** Tasks the search index (tasks_fts, migration 0008) still finds for any word of the account. */
-async function indexedWords(accountId: string): Promise<number> {
+/** Tasks D1's search index (tasks_fts, migration 0008) still finds for any word of the account. */
+async function d1IndexedWords(accountId: string): Promise<number> {
   const code = accountId.replaceAll("-", "");
   const row = await env.DB.prepare("SELECT count(*) AS n FROM tasks_fts WHERE tasks_fts MATCH ?")
     .bind(`"${code}"*`)
@@ -33,35 +34,87 @@ async function indexedWords(accountId: string): Promise<number> {
   return row!.n;
 }
 
+const objectOf = (accountId: string) => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
+
+/**
+ * Every row of every table in the account's object, read from its sqlite_master so a table added later
+ * is not forgotten. Left out: SQLite's and workerd's own tables, drizzle's record of the migrations
+ * run, and the search index's shadow tables (asked through the index itself, objectIndexed).
+ */
+async function objectRows(accountId: string): Promise<Record<string, unknown[]>> {
+  const tables = await accountSql<{ name: string }>(
+    accountId,
+    `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'
+       AND name NOT LIKE '__drizzle%' AND name NOT LIKE 'tasks_fts_%'`,
+  );
+  const rows: Record<string, unknown[]> = {};
+  for (const { name } of tables) rows[name] = await accountSql(accountId, `SELECT * FROM "${name}"`);
+  return rows;
+}
+
+/** Rows the object's search index holds (it keeps words, not text, in segments a plain read cannot see). */
+const objectIndexed = async (accountId: string) =>
+  (await accountSql<{ n: number }>(accountId, "SELECT count(*) AS n FROM tasks_fts"))[0]!.n;
+
+const alarmOf = (accountId: string) =>
+  runInDurableObject(objectOf(accountId), (_instance, state) => state.storage.getAlarm());
+
+/** What erasure leaves in the object: the marker row alone (object.ts `erase`), every other table empty. */
+async function expectOnlyTheMarker(accountId: string) {
+  const { account, ...rest } = await objectRows(accountId);
+  expect(account).toEqual([expect.objectContaining({ id: accountId, erased_at: expect.any(String) })]);
+  for (const [table, rows] of Object.entries(rest)) expect(rows, table).toEqual([]);
+  expect(await objectIndexed(accountId)).toBe(0);
+  expect(await alarmOf(accountId)).toBeNull();
+}
+
 describe("DELETE /account", () => {
-  it("erases every row of the account in every table, and leaves another account whole", async () => {
+  it("erases every row of the account in D1 and in its object, and leaves another account whole", async () => {
     const gone = await seededAccount("erase-me");
     const kept = await seededAccount("keep-me");
     const before = await rowsMentioning([gone.accountId]);
-    // The seed really touches every table that holds account rows, or the check below proves little.
-    for (const table of [
-      "accounts",
-      "memberships",
-      "sessions",
-      "api_keys",
-      "tasks",
-      "lists",
-      "idempotency_keys",
-      "oauth_connections",
-    ])
+    // The seed really touches every table that holds account rows, or the checks below prove little.
+    for (const table of ["accounts", "memberships", "sessions", "api_keys", "oauth_connections"])
       expect(before[table], table).toBeGreaterThan(0);
-    // The search index keeps words, not ids, in binary segments that the scan above cannot read:
-    // ask it for any word of the account (every indexed word starts with the account's code).
-    expect(await indexedWords(gone.accountId)).toBeGreaterThan(0);
+    const objectBefore = await objectRows(gone.accountId);
+    for (const table of ["account", "api_keys", "connections", "tasks", "lists", "idempotency_keys"])
+      expect(objectBefore[table]?.length, table).toBeGreaterThan(0);
+    expect(await objectIndexed(gone.accountId)).toBeGreaterThan(0);
+    expect(await alarmOf(gone.accountId)).not.toBeNull();
     const keptBefore = await rowsMentioning([kept.accountId]);
+    const keptObject = await objectRows(kept.accountId);
 
     const res = await erase(gone.session, gone.password);
     expect(res.status).toBe(204);
     expect(res.headers.get("cache-control")).toBe("no-store");
     expect(await rowsMentioning([gone.accountId, gone.email])).toEqual({});
+    await expectOnlyTheMarker(gone.accountId);
     expect(await rowsMentioning([kept.accountId])).toEqual(keptBefore);
-    expect(await indexedWords(gone.accountId)).toBe(0);
-    expect(await indexedWords(kept.accountId)).toBeGreaterThan(0);
+    expect(await objectRows(kept.accountId)).toEqual(keptObject);
+    expect(await objectIndexed(kept.accountId)).toBeGreaterThan(0);
+  });
+
+  it("erases the task rows D1 still holds for an account whose object has not been opened since the upgrade", async () => {
+    const user = await signUp("erase-legacy");
+    const id = user.accountId;
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO lists (account_id, id, name, name_key) VALUES (?, 'home', 'Home', 'home')").bind(id),
+      env.DB.prepare("INSERT INTO tasks (id, account_id, title, list_id) VALUES (?, ?, 'Legacy words', 'home')").bind(
+        `${id}-t1`,
+        id,
+      ),
+      env.DB.prepare(
+        `INSERT INTO idempotency_keys (account_id, key, request_hash, claim, task_id, response, expires_at)
+         VALUES (?, 'retry-1', 'hash', 'claim', ?, '{}', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 hours'))`,
+      ).bind(id, `${id}-t1`),
+    ]);
+    // As before the account objects: no object yet, its rows only in D1.
+    await runInDurableObject(objectOf(id), (_instance, state) => state.storage.deleteAll());
+    expect(await d1IndexedWords(id)).toBeGreaterThan(0);
+    expect((await erase(user.session, user.password)).status).toBe(204);
+    expect(await rowsMentioning([id, user.email])).toEqual({});
+    expect(await d1IndexedWords(id)).toBe(0);
+    await expectOnlyTheMarker(id);
   });
 
   it("refuses every key and session of the account on the next request, and signing in fails", async () => {

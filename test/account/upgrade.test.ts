@@ -62,15 +62,18 @@ async function legacyAccount() {
       state.storage.sql.exec(`DELETE FROM ${table}`);
   });
   // As the previous release's triggers left it: adding the task moved its list's updated_at.
-  const list = await env.DB.prepare("SELECT updated_at AS updatedAt FROM lists WHERE account_id = ? AND id = 'groceries'")
+  const list = await env.DB.prepare(
+    "SELECT updated_at AS updatedAt FROM lists WHERE account_id = ? AND id = 'groceries'",
+  )
     .bind(id)
     .first<{ updatedAt: string }>();
   return { ...account, key, listUpdatedAt: list!.updatedAt };
 }
 
 const d1Count = async (table: string, accountId: string) =>
-  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`).bind(accountId).first<{ n: number }>())!
-    .n;
+  (await env.DB.prepare(`SELECT count(*) AS n FROM ${table} WHERE account_id = ?`)
+    .bind(accountId)
+    .first<{ n: number }>())!.n;
 
 describe("an account written by the single-database release", () => {
   it("keeps every task, list, tombstone and replay, moved into its object on its first request", async () => {

@@ -16,7 +16,10 @@ import { maxUser } from "../helpers";
 function plansOf(accountId: string, run: (ctx: Parameters<typeof listTasks>[0]) => void) {
   return runInDurableObject(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)), (_instance, state) => {
     const statements: { sql: string; params: unknown[] }[] = [];
-    const db = drizzle(state.storage, { schema, logger: { logQuery: (sql, params) => statements.push({ sql, params }) } });
+    const db = drizzle(state.storage, {
+      schema,
+      logger: { logQuery: (sql, params) => statements.push({ sql, params }) },
+    });
     run({ db, accountId, timeZone: "UTC" });
     return statements
       .filter(({ sql }) => /^(select|update|delete)/i.test(sql) && /"tasks"|"lists"/.test(sql))

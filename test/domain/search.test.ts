@@ -132,10 +132,8 @@ describe("the search index (tasks_fts)", () => {
         .map((row) => row.detail)
         .join("\n");
     });
-    {
-      expect(plan).toMatch(/SEARCH tasks USING INTEGER PRIMARY KEY \(rowid=\?\)/);
-      expect(plan).toMatch(/SCAN tasks_fts VIRTUAL TABLE INDEX/);
-      expect(plan).not.toMatch(/SCAN tasks\b(?!_fts)/);
-    }
+    expect(plan).toMatch(/SEARCH tasks USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+    expect(plan).toMatch(/SCAN tasks_fts VIRTUAL TABLE INDEX/);
+    expect(plan).not.toMatch(/SCAN tasks\b(?!_fts)/);
   });
 });

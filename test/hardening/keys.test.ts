@@ -1,16 +1,15 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
 import worker from "../../src/index";
-import { BASE, call, createKey, json, maxUser, signUp } from "../helpers";
-import { callWith, faultyD1, uniqueIp } from "./support";
+import { accountSql, BASE, call, createKey, json, maxUser, signUp } from "../helpers";
+import { probedAccounts, probedD1 } from "../support/d1-probes";
+import { callWith, faultyD1, uniqueIp, unreachableAccounts, withFaultyObjectSql } from "./support";
 
-const lastUsedAt = async (keyId: string) =>
-  (
-    await env.DB.prepare("SELECT last_used_at AS v FROM api_keys WHERE id = ?")
-      .bind(keyId)
-      .first<{ v: string | null }>()
-  )?.v ?? null;
+/** A key's lastUsedAt where task requests record it: its account's object (the account page reads it there). */
+const lastUsedAt = async (accountId: string, keyId: string) =>
+  (await accountSql<{ v: string | null }>(accountId, "SELECT last_used_at AS v FROM api_keys WHERE id = ?", keyId))[0]
+    ?.v ?? null;
 
 describe("API keys and accounts", () => {
   it("allows at most 10 active keys; the 11th is 409 key_limit_reached, and revoking one frees a slot", async () => {
@@ -47,8 +46,8 @@ describe("API keys and accounts", () => {
     const { key, id, expiresAt } = await json(soon);
     expect(expiresAt).toMatch(/Z$/);
     expect((await call("/api/v1/tasks", { token: key })).status).toBe(200);
-    // Let it lapse (the clock is D1's, so move the stored expiry instead of waiting an hour).
-    await env.DB.prepare("UPDATE api_keys SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?").bind(id).run();
+    // Let it lapse (the clock is the object's SQLite, so move the stored expiry where the key is judged).
+    await accountSql(user.accountId, "UPDATE api_keys SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", id);
     const expired = await call("/api/v1/tasks", { token: key });
     expect(expired.status).toBe(401);
     expect((await json(expired)).code).toBe("unauthorized");
@@ -59,59 +58,41 @@ describe("API keys and accounts", () => {
     expect(past.status).toBe(400);
   });
 
-  it("refreshes lastUsedAt at most once a minute per key", async () => {
+  it("refreshes lastUsedAt at most once a minute per key, and the account page shows it", async () => {
     const user = await maxUser("last-used");
     await callWith({}, "/api/v1/tasks", { token: user.key });
-    const first = await lastUsedAt(user.keyId);
+    const first = await lastUsedAt(user.accountId, user.keyId);
     expect(first).toMatch(/Z$/);
     for (let i = 0; i < 5; i++) await callWith({}, "/api/v1/tasks", { token: user.key });
-    expect(await lastUsedAt(user.keyId)).toBe(first);
-    await env.DB.prepare("UPDATE api_keys SET last_used_at = '2000-01-01T00:00:00.000Z' WHERE id = ?")
-      .bind(user.keyId)
-      .run();
+    expect(await lastUsedAt(user.accountId, user.keyId)).toBe(first);
+    const listed = await json(await call("/account/api-keys", { token: user.session }));
+    expect(listed.data.find((k: { id: string }) => k.id === user.keyId).lastUsedAt).toBe(first);
+    await accountSql(
+      user.accountId,
+      "UPDATE api_keys SET last_used_at = '2000-01-01T00:00:00.000Z' WHERE id = ?",
+      user.keyId,
+    );
     await callWith({}, "/api/v1/tasks", { token: user.key });
-    expect(await lastUsedAt(user.keyId)).not.toBe("2000-01-01T00:00:00.000Z");
+    expect(await lastUsedAt(user.accountId, user.keyId)).not.toBe("2000-01-01T00:00:00.000Z");
   });
 
-  it("updates lastUsedAt through ctx.waitUntil: the response does not wait for it", async () => {
-    const user = await maxUser("wait-until");
-    let release!: () => void;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let touched = false;
-    const held = faultyD1(env.DB, { injected: 0 });
-    const prepare = held.prepare.bind(held);
-    // The UPDATE of last_used_at waits for the gate; everything else runs normally.
-    held.prepare = (sql: string) => {
-      const statement = prepare(sql);
-      if (!/update\s+"api_keys"/i.test(sql)) return statement;
-      const bind = statement.bind.bind(statement);
-      statement.bind = (...values: unknown[]) => {
-        const bound = bind(...values);
-        const run = bound.run.bind(bound);
-        bound.run = async () => {
-          await gate;
-          touched = true;
-          return run();
-        };
-        return bound;
-      };
-      return statement;
-    };
-    const ctx = createExecutionContext();
+  it("records lastUsedAt inside the request's one call to the account's object: no D1 write, nothing left to wait for", async () => {
+    const user = await maxUser("in-the-call");
+    await accountSql(user.accountId, "UPDATE api_keys SET last_used_at = NULL WHERE id = ?", user.keyId);
+    const d1 = probedD1(env.DB);
+    const objects = probedAccounts(env.ACCOUNTS);
     const request = new Request(`${BASE}/api/v1/tasks`, { headers: { Authorization: `Bearer ${user.key}` } });
+    // No waitOnExecutionContext: whatever the request left to ctx.waitUntil has not run yet.
     const response = await worker.fetch(
       request as Request<unknown, IncomingRequestCfProperties>,
-      { ...env, DB: held } as Env,
-      ctx,
+      { ...env, DB: d1.db, ACCOUNTS: objects.namespace } as Env,
+      createExecutionContext(),
     );
     expect(response.status).toBe(200);
-    expect(touched).toBe(false);
-    release();
-    await waitOnExecutionContext(ctx);
-    expect(touched).toBe(true);
-    expect(await lastUsedAt(user.keyId)).toMatch(/Z$/);
+    await response.body?.cancel();
+    expect(await lastUsedAt(user.accountId, user.keyId)).toMatch(/Z$/);
+    expect(d1.counter.trips).toBe(0);
+    expect(objects.calls).toEqual(["run"]);
   });
 
   it("never logs a password or a key: sign-up, sign-in, key creation, key use over REST and MCP, failures included", async () => {
@@ -129,9 +110,13 @@ describe("API keys and accounts", () => {
         headers: { Accept: "application/json, text/event-stream" },
         body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "list_tasks", arguments: {} } },
       });
-      // Failures log something: the database failing while the key and password are in flight.
+      // Failures log something: the storage failing while the key and password are in flight.
       const down = faultyD1(env.DB, { injected: 0, failWhen: () => true });
-      await callWith({ DB: down }, "/api/v1/tasks", { token: user.key });
+      const unreachable = unreachableAccounts(env.ACCOUNTS, { message: "Network connection lost.", injected: 0 });
+      await callWith({ ACCOUNTS: unreachable }, "/api/v1/tasks", { token: user.key });
+      // The object's own log line, for an error it cannot classify.
+      const broken = { injected: 0, writes: 0, failWhen: () => true, message: "SQLITE_MISMATCH" };
+      await withFaultyObjectSql(user.accountId, broken, () => call("/api/v1/tasks", { token: user.key }));
       await callWith({ DB: down }, "/auth/login", { body: { email: user.email, password: user.password } });
       await callWith({ DB: down, RATE_LIMITS: "on" }, "/auth/signup", {
         ip: uniqueIp(),

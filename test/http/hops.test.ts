@@ -57,7 +57,8 @@ async function mcpHops(key: string, name: string, args: Record<string, unknown>)
   return { status: res.status, d1: probe.d1.counter.trips, objectCalls: probe.accounts.calls, body };
 }
 
-const oneHop = (hops: Hops, status: number) => expect([hops.status, hops.d1, hops.objectCalls]).toEqual([status, 0, ["run"]]);
+const oneHop = (hops: Hops, status: number) =>
+  expect([hops.status, hops.d1, hops.objectCalls]).toEqual([status, 0, ["run"]]);
 
 describe("a task request is one call to the account's object and no D1 query", () => {
   it("on every REST task and list route", async () => {
@@ -81,14 +82,21 @@ describe("a task request is one call to the account's object and no D1 query", (
   it("for a repeating task's completion and an idempotent create", async () => {
     const user = await maxUser("hops-repeat");
     const task = await createTask(user.key, { title: "Daily", due: "2026-12-01", repeat: "FREQ=DAILY" });
-    const completed = await restHops(user.key, `/api/v1/tasks/${task.id}`, { method: "PATCH", body: { completed: true } });
+    const completed = await restHops(user.key, `/api/v1/tasks/${task.id}`, {
+      method: "PATCH",
+      body: { completed: true },
+    });
     oneHop(completed, 200);
     const probe = probedEnv();
     const ctx = createExecutionContext();
     const res = await createApp().fetch(
       new Request("http://example.com/api/v1/tasks", {
         method: "POST",
-        headers: { authorization: `Bearer ${user.key}`, "content-type": "application/json", "idempotency-key": "hop-1" },
+        headers: {
+          authorization: `Bearer ${user.key}`,
+          "content-type": "application/json",
+          "idempotency-key": "hop-1",
+        },
         body: JSON.stringify({ title: "once" }),
       }),
       probe.env,

@@ -211,7 +211,11 @@ describe("DELETE /api/v1/tasks/{id}", () => {
     const user = await maxUser();
     const task = await createTask(user.key);
     await call(`/api/v1/tasks/${task.id}`, { method: "DELETE", token: user.key });
-    const [row] = await accountSql<{ deleted_at: string }>(user.accountId, "SELECT deleted_at FROM tasks WHERE id = ?", task.id);
+    const [row] = await accountSql<{ deleted_at: string }>(
+      user.accountId,
+      "SELECT deleted_at FROM tasks WHERE id = ?",
+      task.id,
+    );
     expect(row?.deleted_at).toMatch(/Z$/);
   });
 });

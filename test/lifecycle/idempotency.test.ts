@@ -85,10 +85,16 @@ describe("Idempotency-Key on POST /api/v1/tasks", () => {
 
   it("an MCP-style clientRequestId passed to createTask replays the same way", async () => {
     const user = await zonedUser();
-    const a = (await runVerb(user.caller, "createTask", { input: { title: "From an agent" }, idempotencyKey: "req-42" })).task;
-    const b = (await runVerb(user.caller, "createTask", { input: { title: "From an agent" }, idempotencyKey: "req-42" })).task;
+    const a = (
+      await runVerb(user.caller, "createTask", { input: { title: "From an agent" }, idempotencyKey: "req-42" })
+    ).task;
+    const b = (
+      await runVerb(user.caller, "createTask", { input: { title: "From an agent" }, idempotencyKey: "req-42" })
+    ).task;
     expect(b).toEqual(a);
-    await expect(runVerb(user.caller, "createTask", { input: { title: "Other" }, idempotencyKey: "req-42" })).rejects.toMatchObject({
+    await expect(
+      runVerb(user.caller, "createTask", { input: { title: "Other" }, idempotencyKey: "req-42" }),
+    ).rejects.toMatchObject({
       code: "idempotency_key_reused",
     });
   });

@@ -63,7 +63,9 @@ describe("retention", () => {
 
     const { accountId } = user;
     expect(await exists(accountId, "SELECT 1 FROM tasks WHERE id = ?", old.id)).toBe(false);
-    expect(await exists(accountId, "SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NOT NULL", recent.id)).toBe(true);
+    expect(await exists(accountId, "SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NOT NULL", recent.id)).toBe(
+      true,
+    );
     expect(await exists(accountId, "SELECT 1 FROM tasks WHERE id = ? AND deleted_at IS NULL", live.id)).toBe(true);
     expect(await exists(accountId, "SELECT 1 FROM idempotency_keys WHERE key = 'expired'")).toBe(false);
     expect(await exists(accountId, "SELECT 1 FROM idempotency_keys WHERE key = 'fresh'")).toBe(true);

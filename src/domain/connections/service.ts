@@ -122,12 +122,7 @@ const latest = (a: string | null | undefined, b: string | null) => (a && (!b || 
  * refused everywhere. Returns the grant id, for the provider's own KV clean-up. Another account's (or
  * an already revoked) connection is not found.
  */
-export async function revokeConnection(
-  db: Db,
-  env: Env,
-  accountId: string,
-  id: string,
-): Promise<{ grantId: string }> {
+export async function revokeConnection(db: Db, env: Env, accountId: string, id: string): Promise<{ grantId: string }> {
   const live = and(eq(oauthConnections.id, id), eq(oauthConnections.accountId, accountId), liveSql);
   const [row] = await db.select({ grantId: oauthConnections.grantId }).from(oauthConnections).where(live);
   if (!row) throw new AppError("not_found", "No active connection with this id.");

@@ -2,7 +2,7 @@ import { and, asc, eq, gt, gte, isNotNull, isNull, lte, type SQL, sql } from "dr
 import { nowSql } from "../../db/clock";
 import { tasks } from "../../account/schema";
 import type { AccountContext } from "../context";
-import { type AppError } from "../errors";
+import type { AppError } from "../errors";
 import { knownList, resolveListId } from "../lists/names";
 import { expiredSince } from "../retention";
 import { decodeCursor, encodeCursor } from "./cursor";

@@ -7,7 +7,7 @@ import { versionsIn } from "./etag";
 import { createTaskOnce } from "./idempotency";
 import { insertTask, withResolvedList } from "./insert";
 import { liveTask, type TaskChange } from "./live";
-import { inputColumns, patchColumns, type RowValues, setClause, toTask } from "./row";
+import { inputColumns, patchColumns, setClause, toTask } from "./row";
 import type { Task, TaskInput, TaskPatch } from "./schemas";
 
 export function getTask({ db }: AccountContext, { id }: { id: string }): Task {

@@ -61,12 +61,7 @@ export const createTaskRoute = createRoute({
       },
       content: { "application/json": { schema: Task } },
     },
-    ...errorResponses(
-      "validation_failed",
-      ...authErrors,
-      "payload_too_large",
-      "idempotency_key_reused",
-    ),
+    ...errorResponses("validation_failed", ...authErrors, "payload_too_large", "idempotency_key_reused"),
   },
 });
 
