@@ -1,13 +1,13 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import { callWith, faultyD1 } from "../hardening/support";
+import { callWith, faultyD1, unreachableAccounts } from "../hardening/support";
 import { call } from "../helpers";
 import { seededAccount } from "./seed";
 
 /**
  * docs/security.md says the logs keep no personal data after an erasure. Our own log lines are the
- * only ones the code controls: run every account-control route, right and wrong, and while D1
- * fails, and find neither the email, the passwords, the tokens nor a task's text in any of them.
+ * only ones the code controls: run every account-control route, right and wrong, and while D1 or
+ * the account's object fails, and find neither the email, the passwords, the tokens nor a task's text in any of them.
  */
 describe("logs of the account-control routes", () => {
   it("hold no email, password, token or task text, failures included", async () => {
@@ -29,6 +29,14 @@ describe("logs of the account-control routes", () => {
         ["/account", { method: "DELETE", body: { password: newPassword } }],
       ] as const) {
         expect((await callWith({ DB: down }, path, { token: user.session, ...options })).status).toBe(503);
+      }
+      // The account's object out of reach: the export's lists and tasks, and erasure's first step.
+      const unreachable = unreachableAccounts(env.ACCOUNTS, { message: "Network connection lost.", injected: 0 });
+      for (const [path, options] of [
+        ["/account/export", {}],
+        ["/account", { method: "DELETE", body: { password: newPassword } }],
+      ] as const) {
+        expect((await callWith({ ACCOUNTS: unreachable }, path, { token: user.session, ...options })).status).toBe(503);
       }
       expect(
         (await call("/account", { method: "DELETE", token: user.session, body: { password: newPassword } })).status,

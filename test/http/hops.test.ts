@@ -126,3 +126,33 @@ describe("a task request is one call to the account's object and no D1 query", (
     expect([refused.status, refused.d1, refused.objectCalls]).toEqual([401, 0, ["run"]]);
   });
 });
+
+describe("an MCP task request with an OAuth token", () => {
+  it("is one call to the account's object and no D1 query (the provider reads the token from KV)", async () => {
+    const { connect, ORIGIN } = await import("../oauth/support");
+    const { handleOAuth } = await import("../../src/oauth/provider");
+    const user = await maxUser("hops-oauth");
+    const tokens = await connect(user);
+    const probe = probedEnv();
+    const ctx = createExecutionContext();
+    const request = new Request(`${ORIGIN}/mcp`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${tokens.access_token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "create_task", arguments: { title: "over OAuth" } },
+      }),
+    });
+    const res = await handleOAuth(request, probe.env, ctx, createApp());
+    const body = await res.json();
+    await waitOnExecutionContext(ctx);
+    expect(body.result.structuredContent.task.title).toBe("over OAuth");
+    expect([res.status, probe.d1.counter.trips, probe.accounts.calls]).toEqual([200, 0, ["run"]]);
+  });
+});
