@@ -27,7 +27,7 @@ const usedOverAMinuteAgo = (column: typeof apiKeys.lastUsedAt | typeof connectio
   or(isNull(column), lt(column, sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')`));
 
 /** 401 for a key or connection that is unknown, revoked or expired; then lastUsedAt, at most once a minute. */
-function judgeCredential(db: AccountDb, credential: Credential): { keyId?: string } {
+function checkCredential(db: AccountDb, credential: Credential): { keyId?: string } {
   if (credential.kind === "session") return {};
   if (credential.kind === "key") {
     const live = and(
@@ -70,8 +70,8 @@ export const accountRow = (db: AccountDb) =>
  * 401, then 403: the credential, then (for every verb but `identify`) the account's Max membership.
  * Returns who acts. Runs inside the request's transaction, before its verb.
  */
-export function judge(db: AccountDb, credential: Credential, maxRequired: boolean) {
-  const { keyId } = judgeCredential(db, credential);
+export function authorize(db: AccountDb, credential: Credential, maxRequired: boolean) {
+  const { keyId } = checkCredential(db, credential);
   const row = accountRow(db);
   if (!row || row.erasedAt) throw new AppError("unauthorized", UNAUTHORIZED);
   if (maxRequired && !row.maxActive) throw new AppError("max_required", MAX_REQUIRED);

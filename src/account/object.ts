@@ -5,7 +5,7 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { nowSql } from "../db/clock";
 import type { AccountDb } from "../domain/context";
 import { purgeAccount } from "../domain/retention";
-import { judge, type Credential } from "./credentials";
+import { authorize, type Credential } from "./credentials";
 import { exportLists, exportTaskPage } from "./export";
 import migrations from "./migrations/migrations";
 import { failure, type Result } from "./result";
@@ -55,7 +55,7 @@ export class AccountObject extends DurableObject<Env> {
     try {
       await this.open(request.accountId);
       const value = this.ctx.storage.transactionSync(() => {
-        const actor = judge(this.db, request.credential, needsMax(request.verb));
+        const actor = authorize(this.db, request.credential, needsMax(request.verb));
         const verb = verbs[request.verb] as (ctx: object, args: VerbArgs<V>) => VerbValue<V>;
         return verb({ db: this.db, ...actor }, request.args);
       });
@@ -163,7 +163,7 @@ export class AccountObject extends DurableObject<Env> {
   /**
    * Makes sure the account's row is here. The first call of an account that has none copies its rows
    * from D1 (upgrade.ts); no other call of this object starts until that is done. An account D1 does
-   * not know stays empty, and `judge` refuses its requests (401).
+   * not know stays empty, and `authorize` refuses its requests (401).
    */
   private async open(accountId: string): Promise<void> {
     if (this.db.select({ id: account.id }).from(account).get()) return;

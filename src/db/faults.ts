@@ -28,16 +28,12 @@ const unavailablePatterns = [
 /**
  * Failures of the request itself, not of the database: a constraint violation (a bug or a race the
  * code must handle), a value over SQLite's size limit (SQLITE_TOOBIG: 2,000,000 bytes on D1, about
- * 8 MiB in local workerd; a listing falls back to chunks before it gets here, see
- * listing-chunks.ts), more bound parameters than D1 takes, a value D1 cannot bind. (A missing table
+ * 8 MiB in local workerd; a listing is built row by row in JavaScript and never gets here),
+ * more bound parameters than SQLite takes, a value D1 cannot bind. (A missing table
  * stays `unavailable`: between a deploy and its migration, a retry is the right advice.)
  */
 const permanent =
   /constraint failed|SQLITE_(CONSTRAINT|TOOBIG|MISMATCH|RANGE)\b|too big|too many SQL variables|D1_TYPE_ERROR/i;
-
-/** Whether D1 refused a value over SQLite's size limit (the error travels wrapped by drizzle). */
-export const isTooBig = (e: unknown) =>
-  chain(e).some((c) => /SQLITE_TOOBIG|string or blob too big/i.test(messageOf(c)));
 
 /** The error and its `cause`s, outermost first (drizzle wraps D1's error in a DrizzleQueryError). */
 function chain(e: unknown): unknown[] {

@@ -1,7 +1,7 @@
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { authenticateBeforeRejecting, judgeKey, requireAdminToken, requireApiKey, requireSession } from "./auth";
+import { authenticateBeforeRejecting, authenticateKey, requireAdminToken, requireApiKey, requireSession } from "./auth";
 import { privateCors, publicCors } from "./cors";
 import { documentKeyRateLimit, limitAccount, limitAuthByIp } from "./rate-limit";
 import { noStore } from "./security-headers";
@@ -28,11 +28,11 @@ export interface Access {
 /**
  * /api/v1 resources. The key's format and per-key limit are checked before any D1 work; its
  * lookup rides in the verb's own batch, so a refused body or parameter is judged after the key's
- * lookup (`judgeKey`): 401, then 403 (no Max), then 400.
+ * lookup (`authenticateKey`): 401, then 403 (no Max), then 400.
  */
 export const API_KEY: Access = {
   credentials: "api key",
-  guards: [privateCors, requireApiKey, jsonBodies(judgeKey)],
+  guards: [privateCors, requireApiKey, jsonBodies(authenticateKey)],
   hook: authenticateBeforeRejecting,
   document: documentKeyRateLimit,
 };

@@ -53,18 +53,18 @@ export const runForKey = <V extends VerbName>(c: Context<AppEnv>, verb: V, args:
  * Before a task request is refused for its input: the key judged by its object, so that a caller who
  * is not allowed in hears 401/403, never 400 (credentials are judged before input).
  */
-export async function judgeKey(c: Context<AppEnv>): Promise<void> {
+export async function authenticateKey(c: Context<AppEnv>): Promise<void> {
   await runForKey(c, "authenticate", undefined as never);
 }
 
-/** Validation hook of the task routes: `judgeKey`, then the validation error. */
+/** Validation hook of the task routes: `authenticateKey`, then the validation error. */
 export function authenticateBeforeRejecting<T>(
   result: Parameters<Hook<T, AppEnv, string, unknown>>[0],
   c: Context<AppEnv>,
 ): Promise<never> | undefined {
   if (result.success) return undefined;
   return (async () => {
-    await judgeKey(c);
+    await authenticateKey(c);
     defaultHook(result, c);
     throw new Error("unreachable: defaultHook throws on a failed validation");
   })();

@@ -29,7 +29,7 @@ export interface Credential {
  * A caller whose object's judgement is remembered: a verb that ran (or failed for its own reasons)
  * proves the credential live; a 401 proves it refused. Only a request that learned neither asks.
  */
-function judgedBy(caller: AccountCaller, request: Request) {
+function rememberingAuthentication(caller: AccountCaller, request: Request) {
   let verdict: "live" | "refused" | undefined;
   const call = async <V extends VerbName>(verb: V, args: VerbArgs<V>): Promise<VerbValue<V>> => {
     try {
@@ -57,7 +57,7 @@ export async function keyCredential(request: Request, env: Env): Promise<Credent
   const key = bearerFromHeader(request.headers.get("authorization"));
   const { caller, keyHash, rateHeaders } = await keyCaller(env, request, key);
   return {
-    ...judgedBy(caller, request),
+    ...rememberingAuthentication(caller, request),
     rateHeaders,
     authInfo: { token: key!, clientId: `key:${keyHash.slice(0, 16)}`, scopes: [] },
     count: () => limitApiKey(env, keyHash),
@@ -78,7 +78,7 @@ export async function grantCredential(request: Request, env: Env, grant: OAuthGr
     credential: { kind: "connection", connectionId: grant.connectionId },
   };
   return {
-    ...judgedBy(caller, request),
+    ...rememberingAuthentication(caller, request),
     rateHeaders: await count(),
     authInfo: {
       token: bearerFromHeader(request.headers.get("authorization"))!,

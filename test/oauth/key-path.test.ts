@@ -2,16 +2,18 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
+import { faultyD1, unreachableAccounts } from "../hardening/support";
 import { maxUser } from "../helpers";
-import { faultyD1 } from "../hardening/support";
+import { probedAccounts } from "../support/d1-probes";
 import { connect, MCP, ORIGIN, toolCall } from "./support";
 
 /**
  * The key path did not change with OAuth: through the Worker's real entry (src/index.ts), a key on
- * /mcp reads no KV and costs the D1 round trips it cost before. An OAuth token's path is measured too.
+ * /mcp reads no KV and no D1, and makes one call to the account's object. An OAuth token's path is
+ * measured too: the token from KV, then the same one call.
  */
 function watched() {
-  const seen = { kvReads: 0, d1Trips: 0 };
+  const seen = { kvReads: 0, d1Trips: 0, objectCalls: [] as string[] };
   const kv = new Proxy(env.OAUTH_KV, {
     get(target, prop) {
       const value = Reflect.get(target, prop, target);
@@ -41,7 +43,9 @@ function watched() {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { seen, env: { ...env, OAUTH_KV: kv, DB: db } as Env };
+  const objects = probedAccounts(env.ACCOUNTS);
+  seen.objectCalls = objects.calls;
+  return { seen, env: { ...env, OAUTH_KV: kv, DB: db, ACCOUNTS: objects.namespace } as Env };
 }
 
 async function listTasksWith(token: string, patched: Env) {
@@ -65,36 +69,37 @@ async function listTasksWith(token: string, patched: Env) {
 }
 
 describe("the key path beside OAuth", () => {
-  it("serves list_tasks for an API key with no KV read and one D1 round trip", async () => {
+  it("serves list_tasks for an API key with no KV read, no D1 query and one call to the account's object", async () => {
     const user = await maxUser("key-path");
-    await listTasksWith(user.key, env); // lastUsedAt is fresh: no refresh below
     const { seen, env: patched } = watched();
     const { status, body } = await listTasksWith(user.key, patched);
     expect(status).toBe(200);
     expect(body.result?.isError).toBeFalsy();
-    expect(seen).toEqual({ kvReads: 0, d1Trips: 1 });
+    expect(seen).toEqual({ kvReads: 0, d1Trips: 0, objectCalls: ["run"] });
   });
 
-  it("serves list_tasks for an OAuth token with one KV read (the token) and two D1 round trips", async () => {
+  it("serves list_tasks for an OAuth token with one KV read (the token), no D1 query and one object call", async () => {
     const user = await maxUser("oauth-path");
     const { access_token } = await connect(user);
-    await listTasksWith(access_token, env);
     const { seen, env: patched } = watched();
     const { status } = await listTasksWith(access_token, patched);
     expect(status).toBe(200);
-    // The connection and Max in one statement, then the listing itself.
-    expect(seen).toEqual({ kvReads: 1, d1Trips: 2 });
+    // The connection and Max are judged by the object, in the call that lists.
+    expect(seen).toEqual({ kvReads: 1, d1Trips: 0, objectCalls: ["run"] });
   });
 });
 
-describe("D1 outages on the OAuth paths", () => {
-  it("answers 503 with Retry-After, never 500, when D1 fails during the connection check or a refresh", async () => {
+describe("storage outages on the OAuth paths", () => {
+  it("answers 503 with Retry-After, never 500, when the object fails during the connection check or D1 during a refresh", async () => {
     const user = await maxUser("oauth-fault");
     const tokens = await connect(user);
+    const unreachable = unreachableAccounts(env.ACCOUNTS, { message: "Network connection lost.", injected: 0 });
+    const mcp = await listTasksWith(tokens.access_token, { ...env, ACCOUNTS: unreachable } as Env);
+    expect(mcp.status).toBe(503);
     const plan = { failWhen: (sql: string) => sql.includes("oauth_connections"), injected: 0 };
     const broken = { ...env, DB: faultyD1(env.DB, plan) } as Env;
-    const mcp = await listTasksWith(tokens.access_token, broken);
-    expect(mcp.status).toBe(503);
+    // The MCP request reads no D1: a D1 fault does not reach it.
+    expect((await listTasksWith(tokens.access_token, broken)).status).toBe(200);
     const ctx = createExecutionContext();
     const refreshed = await worker.fetch(
       new Request(`${ORIGIN}/oauth/token`, {
@@ -112,6 +117,6 @@ describe("D1 outages on the OAuth paths", () => {
     await waitOnExecutionContext(ctx);
     expect(refreshed.status).toBe(503);
     expect(refreshed.headers.get("retry-after")).toMatch(/^\d+$/);
-    expect(plan.injected).toBe(2);
+    expect(plan.injected).toBe(1);
   });
 });

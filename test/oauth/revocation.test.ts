@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, maxUser } from "../helpers";
+import { accountSql, call, maxUser } from "../helpers";
 import {
   authorize,
   authorizeUrl,
@@ -65,12 +65,18 @@ describe("connections in the account", () => {
     const user = await maxUser("oauth-d1-truth");
     const tokens = await connect(user);
     const [connection] = await connectionsOf(user.session);
-    // What another location still sees for up to a minute: the grant in KV. Only D1 says revoked.
+    // What another location still sees for up to a minute: the grant in KV. Only the stores that
+    // judge say revoked: the account's object for /mcp, D1 for a refresh.
+    await accountSql(
+      user.accountId,
+      "UPDATE connections SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?",
+      connection!.id,
+    );
+    expect(await env.OAUTH_KV.get(grantKey(tokens.access_token))).not.toBeNull();
+    expect((await mcpCall(tokens.access_token, toolCall("list_tasks"))).status).toBe(401);
     await env.DB.prepare("UPDATE oauth_connections SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?")
       .bind(connection!.id)
       .run();
-    expect(await env.OAUTH_KV.get(grantKey(tokens.access_token))).not.toBeNull();
-    expect((await mcpCall(tokens.access_token, toolCall("list_tasks"))).status).toBe(401);
     expect((await refresh(tokens.clientId, tokens.refresh_token)).status).toBe(400);
   });
 
