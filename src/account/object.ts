@@ -11,7 +11,7 @@ import migrations from "./migrations/migrations";
 import { failure, type Result } from "./result";
 import * as schema from "./schema";
 import { dropLegacyRows, readLegacyAccount, writeLegacyAccount } from "./upgrade";
-import { needsMax, type VerbArgs, type VerbName, type VerbValue, verbs } from "./verbs";
+import { needsMax, prepare, type VerbArgs, type VerbName, type VerbValue, verbs } from "./verbs";
 
 const { account, apiKeys, connections } = schema;
 const DAY_MS = 86_400_000;
@@ -54,10 +54,11 @@ export class AccountObject extends DurableObject<Env> {
   async run<V extends VerbName>(request: VerbRequest<V>): Promise<Result<VerbValue<V>>> {
     try {
       await this.open(request.accountId);
+      const args = await prepare(request.verb, request.args);
       const value = this.ctx.storage.transactionSync(() => {
         const actor = authorize(this.db, request.credential, needsMax(request.verb));
         const verb = verbs[request.verb] as (ctx: object, args: VerbArgs<V>) => VerbValue<V>;
-        return verb({ db: this.db, ...actor }, request.args);
+        return verb({ db: this.db, ...actor }, args);
       });
       return { ok: true, value };
     } catch (e) {

@@ -2,6 +2,7 @@ import type { AccountContext } from "../domain/context";
 import { createList, deleteList, listLists, updateList } from "../domain/lists/service";
 import { completeTask } from "../domain/tasks/complete";
 import { type ListTasksQuery, listTasks } from "../domain/tasks/list";
+import { withRequestHash } from "../domain/tasks/idempotency";
 import { createTask, deleteTask, getTask, updateTask } from "../domain/tasks/write";
 
 /**
@@ -37,3 +38,12 @@ export type VerbName = keyof typeof verbs;
 export const needsMax = (verb: VerbName) => verb !== "identify";
 export type VerbArgs<V extends VerbName> = Parameters<(typeof verbs)[V]>[1];
 export type VerbValue<V extends VerbName> = ReturnType<(typeof verbs)[V]>;
+
+/**
+ * What a verb needs computed before its transaction, which cannot await: a create with an idempotency
+ * key needs its input's SHA-256 (WebCrypto is asynchronous).
+ */
+export async function prepare<V extends VerbName>(verb: V, args: VerbArgs<V>): Promise<VerbArgs<V>> {
+  if (verb !== "createTask") return args;
+  return (await withRequestHash(args as VerbArgs<"createTask">)) as VerbArgs<V>;
+}

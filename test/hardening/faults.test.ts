@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from "vitest";
+import { base62Fixed, crc32, randomBase62, sha256Hex } from "../../src/domain/crypto";
 import { accountSql, call, createTask, json, maxUser, uniqueEmail } from "../helpers";
 import {
   callWith,
@@ -115,6 +116,30 @@ describe("storage faults", () => {
       expect((await faulty("/api/v1/tasks", { token: user.key })).status).toBe(200);
     });
   }
+
+  it("answers 503 for a key issued before keys named their account while D1's directory is down, then remembers it", async () => {
+    const user = await maxUser("legacy-key");
+    // A key as the single-database release issued it: no account inside, found through D1 by its hash.
+    const body = `todo_live_${randomBase62(32)}`;
+    const key = body + base62Fixed(crc32(body), 6);
+    const keyHash = await sha256Hex(key);
+    await env.DB.prepare(
+      "INSERT INTO api_keys (id, account_id, name, key_hash, hint) VALUES (?, ?, 'old', ?, 'todo_live_x…')",
+    )
+      .bind(`legacy-${user.accountId}`, user.accountId, keyHash)
+      .run();
+    await accountSql(
+      user.accountId,
+      "INSERT INTO api_keys (key_hash, id) VALUES (?, ?)",
+      keyHash,
+      `legacy-${user.accountId}`,
+    );
+    const down = withFaults(plan({ failWhen: everything }));
+    await expectUnavailable(await down("/api/v1/tasks", { token: key }));
+    expect((await call("/api/v1/tasks", { token: key })).status).toBe(200);
+    // A hash never changes owner: once found, the isolate keeps it and D1 is not asked again.
+    expect((await down("/api/v1/tasks", { token: key })).status).toBe(200);
+  });
 
   for (const message of OBJECT_OUTAGES) {
     it(`answers 503 unavailable with Retry-After on every task route when the account's object says "${message}"`, async () => {

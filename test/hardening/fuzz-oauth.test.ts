@@ -2,7 +2,7 @@ import { env } from "cloudflare:workers";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { maxUser } from "../helpers";
+import { accountSql, maxUser } from "../helpers";
 import { authorizeUrl, connect, fetchWorker, MCP, ORIGIN, pkce, REDIRECT, registerClient } from "../oauth/support";
 import { bodyTextOf, jsonSchemaOf, pollutionKey, unicodeEdge } from "./arbitraries";
 import { PROBLEM_CODES } from "./support";
@@ -28,12 +28,15 @@ let clientId: string;
 let refreshToken: string;
 let accessToken: string;
 
-const connections = (accountId: string) =>
-  env.DB.prepare(
+/** The account's connections, as D1 lists them (and judges a refresh) and as its object judges /mcp. */
+const connections = async (accountId: string) => ({
+  d1: await env.DB.prepare(
     "SELECT count(*) AS n, group_concat(coalesce(revoked_at, ''), ',') AS r FROM oauth_connections WHERE account_id = ?",
   )
     .bind(accountId)
-    .first();
+    .first(),
+  object: await accountSql(accountId, "SELECT id, revoked_at FROM connections ORDER BY id"),
+});
 
 async function check(target: string, request: Request): Promise<void> {
   const before = await connections(user.accountId);

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { TaskInput, TaskPatch } from "../../src/domain/tasks/schemas";
 import { tools } from "../../src/mcp/tools";
-import { BASE, call, createTask, maxUser } from "../helpers";
+import { accountSql, BASE, call, createTask, maxUser } from "../helpers";
 import { MCP_HEADERS, rpcResult } from "../mcp/client";
 import {
   bodyTextOf,
@@ -36,18 +36,29 @@ type User = Awaited<ReturnType<typeof maxUser>>;
 let user: User;
 let ownTaskId: string;
 
-/** Everything a write by this account could change. */
+/**
+ * Everything a write by this account could change: in D1 (keys as the account page lists them,
+ * sessions, the account) and in the account's object (tasks, lists, idempotency records, and the
+ * keys, time zone and plan its requests are judged by; a key's lastUsedAt is left out, use moves it).
+ */
 async function snapshot(accountId: string) {
-  return env.DB.prepare(
-    `SELECT (SELECT count(*) FROM tasks WHERE account_id = ?1) AS tasks,
-            (SELECT group_concat(v, ',') FROM (SELECT id || ':' || updated_at || ':' || coalesce(deleted_at, '') AS v FROM tasks WHERE account_id = ?1 ORDER BY id)) AS versions,
-            (SELECT group_concat(v, ',') FROM (SELECT id || ':' || coalesce(revoked_at, '') AS v FROM api_keys WHERE account_id = ?1 ORDER BY id)) AS keys,
+  const d1 = await env.DB.prepare(
+    `SELECT (SELECT group_concat(v, ',') FROM (SELECT id || ':' || coalesce(revoked_at, '') AS v FROM api_keys WHERE account_id = ?1 ORDER BY id)) AS keys,
             (SELECT count(*) FROM sessions WHERE account_id = ?1 AND revoked_at IS NULL) AS sessions,
-            (SELECT time_zone || ':' || password_hash FROM accounts WHERE id = ?1) AS account,
-            (SELECT count(*) FROM idempotency_keys WHERE account_id = ?1) AS idempotency`,
+            (SELECT time_zone || ':' || password_hash FROM accounts WHERE id = ?1) AS account`,
   )
     .bind(accountId)
     .first();
+  const [object] = await accountSql(
+    accountId,
+    `SELECT (SELECT count(*) FROM tasks) AS tasks,
+            (SELECT group_concat(v, ',') FROM (SELECT id || ':' || updated_at || ':' || coalesce(deleted_at, '') AS v FROM tasks ORDER BY id)) AS versions,
+            (SELECT group_concat(v, ',') FROM (SELECT id || ':' || updated_at || ':' || coalesce(deleted_at, '') AS v FROM lists ORDER BY id)) AS lists,
+            (SELECT group_concat(v, ',') FROM (SELECT id || ':' || coalesce(revoked_at, '') || ':' || coalesce(expires_at, '') AS v FROM api_keys ORDER BY id)) AS keys,
+            (SELECT time_zone || ':' || plan || ':' || coalesce(plan_expires_at, '') FROM account) AS account,
+            (SELECT count(*) FROM idempotency_keys) AS idempotency`,
+  );
+  return { d1, object };
 }
 
 interface Sent {

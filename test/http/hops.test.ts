@@ -149,8 +149,8 @@ describe("an MCP task request with an OAuth token", () => {
         params: { name: "create_task", arguments: { title: "over OAuth" } },
       }),
     });
-    const res = await handleOAuth(request, probe.env, ctx, createApp());
-    const body = await res.json();
+    const res = await handleOAuth(request as Parameters<typeof handleOAuth>[0], probe.env, ctx, createApp());
+    const body: any = await res.json();
     await waitOnExecutionContext(ctx);
     expect(body.result.structuredContent.task.title).toBe("over OAuth");
     expect([res.status, probe.d1.counter.trips, probe.accounts.calls]).toEqual([200, 0, ["run"]]);

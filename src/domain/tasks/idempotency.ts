@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { and, eq, lte } from "drizzle-orm";
 import { nowSql } from "../../db/clock";
 import { idempotencyKeys, type TaskRow } from "../../account/schema";
 import type { AccountContext } from "../context";
+import { sha256Hex } from "../crypto";
 import { AppError } from "../errors";
 import { IDEMPOTENCY_HOURS } from "../retention";
 import { type RowValues, toTask } from "./row";
@@ -21,6 +21,19 @@ const canonicalJson = (input: TaskInput) =>
   );
 
 /**
+ * The SHA-256 of the canonical input, for a create with an idempotency key: WebCrypto's is
+ * asynchronous, so the account's object computes it before the verb's transaction (verbs.ts `prepare`).
+ * (node:crypto's synchronous digest would have loaded Node's crypto layer into every isolate's start-up.)
+ */
+export async function withRequestHash<A extends { input: TaskInput; idempotencyKey?: string }>(
+  args: A,
+): Promise<A & { requestHash?: string }> {
+  return args.idempotencyKey === undefined
+    ? args
+    : { ...args, requestHash: await sha256Hex(canonicalJson(args.input)) };
+}
+
+/**
  * Creates a task at most once per idempotency key within 24 hours. The record and the task are
  * written in the object's one transaction, and the object runs one request at a time, so of N
  * duplicates exactly one creates and the others replay the stored row.
@@ -28,8 +41,8 @@ const canonicalJson = (input: TaskInput) =>
 export function createTaskOnce(
   ctx: AccountContext,
   values: RowValues,
-  input: TaskInput,
   key: string,
+  requestHash: string | undefined,
 ): { task: Task; replayed: boolean } {
   const parsed = IdempotencyKey.safeParse(key);
   if (!parsed.success) {
@@ -37,7 +50,7 @@ export function createTaskOnce(
       { path: "idempotencyKey", message: parsed.error.issues[0]!.message },
     ]);
   }
-  const requestHash = createHash("sha256").update(canonicalJson(input)).digest("hex");
+  if (!requestHash) throw new AppError("internal", "An idempotent create reached the store without its request hash.");
   const { db } = ctx;
   db.delete(idempotencyKeys)
     .where(and(eq(idempotencyKeys.key, key), lte(idempotencyKeys.expiresAt, nowSql)))

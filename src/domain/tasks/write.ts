@@ -18,12 +18,14 @@ export interface CreateTaskArgs {
   input: TaskInput;
   /** Idempotency-Key (REST) or clientRequestId (MCP): a retry with the same key and input replays the first result. */
   idempotencyKey?: string;
+  /** The input's SHA-256, set by the object before the transaction when there is a key (idempotency.ts). */
+  requestHash?: string;
 }
 
 /** Creates a task, and says whether the result is a replay of an earlier request with the same idempotency key. */
-export function createTask(ctx: AccountContext, { input, idempotencyKey }: CreateTaskArgs) {
+export function createTask(ctx: AccountContext, { input, idempotencyKey, requestHash }: CreateTaskArgs) {
   const values = inputColumns(input);
-  if (idempotencyKey !== undefined) return createTaskOnce(ctx, values, input, idempotencyKey);
+  if (idempotencyKey !== undefined) return createTaskOnce(ctx, values, idempotencyKey, requestHash);
   return { task: toTask(insertTask(ctx, values)), replayed: false };
 }
 
