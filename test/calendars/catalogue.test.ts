@@ -69,6 +69,12 @@ describe("calendar catalogue", () => {
             entry.id,
           ).toEqual(events.map((e) => e.date).sort());
           expect(new Set(events.map((e) => e.uid)).size, entry.id).toBe(events.length);
+          // A day off is a public or bank holiday (scripts/build-calendars.mjs), said on every event.
+          const offTypes = ["public", "bank"];
+          expect(
+            events.filter((e) => e.dayOff !== offTypes.includes(e.type)),
+            entry.id,
+          ).toEqual([]);
           expect(license.id && attribution && sources, entry.id).toBeTruthy();
         }),
       );
