@@ -200,6 +200,7 @@ async function serve(
     caller: credential.caller,
     assets: env.ASSETS,
     origin: publicOrigin(env, request.url),
+    scopes: grant?.scopes,
   };
   const authInfo: AuthInfo = { ...credential.authInfo, extra: { toolContext } };
   const { request: forwarded, parsedBody } = await withParsedBody(request);
