@@ -1,6 +1,9 @@
 // Generates the public holiday calendar packs from the date-holidays data into static/calendars/:
 //   manifest.json       the catalogue (CalendarManifest in src/domain/calendars/schemas.ts)
 //   packs/<id>.json     one CalendarPack per country, and per subdivision whose holidays differ
+//   regions.json        every subdivision the data knows, with or without a pack of its own:
+//                       `{ [country]: [[code, name], …] }`, so list_holidays can tell a misspelt
+//                       region from a real one that observes its country's holidays
 // Run by `npm run assets` (dev, check/test, deploy). Plain Node ESM for Node 20 and 22.
 //
 // Deterministic: the covered years and `generatedAt` come from SOURCE_DATE_EPOCH (seconds) when set,
@@ -58,6 +61,13 @@ const substituteNames = data.names?.substitutes?.name ?? {};
 const pick = (names, languages) =>
   typeof names === "string" ? names : languages.map((lang) => names?.[lang]).find((name) => name);
 
+/**
+ * Whether most people have the day off: `public` (public holiday) and `bank` (banks and offices
+ * closed). `school`, `optional` and `observance` days are working days for most people. The same rule
+ * is described on CalendarEvent.dayOff (src/domain/calendars/schemas.ts) and tested on every pack.
+ */
+const DAY_OFF_TYPES = new Set(["public", "bank"]);
+
 /** All holidays of a country or subdivision in the covered years, sorted by date. */
 function eventsOf(id, country, state) {
   // In UTC, `end` carries the local wall-clock end, so its day is the holiday's last local day.
@@ -85,6 +95,7 @@ function eventsOf(id, country, state) {
         name: holiday.name,
         ...(localName && localName !== holiday.name ? { localName } : {}),
         type: holiday.type,
+        dayOff: DAY_OFF_TYPES.has(holiday.type),
         ...(holiday.substitute ? { substitute: true } : {}),
       });
     }
@@ -120,12 +131,14 @@ if (!process.argv.includes("--force") && existsSync(join(outDir, "manifest.json"
 const hd = new Holidays();
 const countries = hd.getCountries("en");
 const packs = [];
+const regions = {};
 for (const country of Object.keys(countries).sort()) {
   const id = country.toLowerCase();
   const sources = sourcesOf(country);
   const base = eventsOf(id, country);
   packs.push({ id, name: countries[country], country, ...base, sources });
   const states = hd.getStates(country, "en") ?? {};
+  if (Object.keys(states).length) regions[country] = Object.entries(states).sort(([a], [b]) => (a < b ? -1 : 1));
   for (const state of Object.keys(states).sort()) {
     const stateId = `${id}-${state.toLowerCase()}`;
     if (!/^[a-z]{2}-[a-z0-9]+$/.test(stateId)) throw new Error(`unexpected subdivision code ${country}-${state}`);
@@ -174,6 +187,7 @@ writeFileSync(join(outDir, "manifest.json"), manifestBody);
 // Strong ETags of the pack files, computed once here: the Worker answers a revalidation (304)
 // from this small map without reading the pack, and streams the file untouched otherwise.
 writeFileSync(join(outDir, "etags.json"), JSON.stringify(etags));
+writeFileSync(join(outDir, "regions.json"), JSON.stringify(regions));
 
 mkdirSync(dirname(stampFile), { recursive: true });
 writeFileSync(stampFile, `${stamp} ${manifest.length}`);

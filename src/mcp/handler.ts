@@ -193,6 +193,7 @@ async function serve(request: Request, env: Env, grant: OAuthGrant | undefined):
     call: credential.call,
     assets: env.ASSETS,
     origin: publicOrigin(env, request.url),
+    scopes: grant?.scopes,
   };
   const authInfo: AuthInfo = { ...credential.authInfo, extra: { toolContext } };
   const { request: forwarded, parsedBody } = await withParsedBody(request);

@@ -9,9 +9,12 @@ import * as z from "zod";
  * - Inputs keep types, descriptions, limits and formats. Dropped: examples, a `pattern` next to a
  *   `format` (zod's date regexes are ~100 tokens each), and the members of a union of strings
  *   (`due`: a date or a date-time), whose description says what it takes.
- * - Outputs publish what every result guarantees: each object's required properties and their
- *   types. Optional properties (`next`, `nextCursor`, a task's `due`) are named in the tool's
- *   description; objects stay open. A client holds every result to these (the 1.x SDK with Ajv).
+ * - Outputs publish what every result guarantees: the required properties and their types, and a
+ *   Task's required fields. A client holds every result to these (the 1.x SDK with Ajv); hosts do not
+ *   show them to the model, which reads the result itself, so the members of other nested objects
+ *   (a pack, an event) are left to the descriptions and the docs: `events` is published as an array.
+ *   Optional properties (`next`, `nextCursor`, a task's `due`) are named in the tool's description;
+ *   objects stay open.
  * - A schema with a registry id (`Task`) is written once per tool under `$defs` and referenced.
  */
 export type JsonSchema = Record<string, unknown>;
@@ -47,7 +50,9 @@ function trim(schema: JsonSchema, io: SchemaIo): void {
 /**
  * A union of strings is published as one string whose description says what it takes: `due` is
  * "a date or a date-time", and in a patch `""` clears it. Only a length limit shared by every
- * member that is not `""` survives (a pattern would refuse the `""`). A nullable string is a type list.
+ * member that is not `""` survives (a pattern would refuse the `""`). A nullable string stays
+ * `anyOf` a string and null: a type list (`["string", "null"]`) is legal, but clients that map tool
+ * schemas onto one-type dialects (Gemini's) reject it, and the Inspector's strict check warns.
  */
 function simplifyUnions(schema: unknown): void {
   if (!schema || typeof schema !== "object") return;
@@ -60,13 +65,24 @@ function simplifyUnions(schema: unknown): void {
   const nullable = members.some((m) => m.type === "null");
   const strings = members.filter((m) => m.type === "string");
   if (strings.length !== members.length - (nullable ? 1 : 0)) return;
-  delete node.anyOf;
-  node.type = nullable ? ["string", "null"] : "string";
+  const string: JsonSchema = { type: "string" };
   const values = strings.filter((m) => m.const !== "");
   const limits = values.map((m) => m.maxLength as number | undefined);
-  if (limits.every((n) => n !== undefined)) node.maxLength = Math.max(...limits);
+  if (limits.every((n) => n !== undefined)) string.maxLength = Math.max(...limits);
   const formats = new Set(values.map((m) => m.format));
-  if (formats.size === 1 && values[0]!.format) node.format = values[0]!.format;
+  if (formats.size === 1 && values[0]!.format) string.format = values[0]!.format;
+  delete node.anyOf;
+  if (nullable) node.anyOf = [string, { type: "null" }];
+  else Object.assign(node, string);
+}
+
+/** An output's properties other than Tasks (`$ref`) keep their type only: `events` is an array. */
+function shallowOutput(json: JsonSchema): void {
+  const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
+  for (const [name, node] of Object.entries(properties)) {
+    const items = node.items as JsonSchema | undefined;
+    if (!node.$ref && !items?.$ref) properties[name] = { type: node.type };
+  }
 }
 
 /** Definitions that only dropped properties referred to (`deleted`'s Tombstone in an output) go too. */
@@ -96,6 +112,7 @@ export function publishedSchema(schema: z.ZodType, io: SchemaIo): JsonSchema {
   }) as JsonSchema;
   delete json.$schema;
   simplifyUnions(json);
+  if (io === "output") shallowOutput(json);
   dropUnusedDefs(json);
   return json;
 }

@@ -3,6 +3,7 @@ import type * as z from "zod";
 import { type JsonSchema, publishedSchema, type SchemaIo } from "./published-schema";
 import { validationError } from "../http/validation";
 import { toolError } from "./errors";
+import { offersTool } from "./tool-scopes";
 import { type ToolContext, type ToolDescriptor, tools } from "./tools";
 
 export const SERVER_INFO = { name: "todo-calendar", version: "1.0.0" } as const;
@@ -52,10 +53,15 @@ async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
   };
 }
 
-/** One server per request, bound to the authenticated actor: nothing is shared between callers. */
+/**
+ * One server per request, bound to the authenticated actor: nothing is shared between callers. It
+ * registers only the tools the credential's scopes allow (tool-scopes.ts); a call of another tool was
+ * already refused with 403 before the SDK ran (handler.ts).
+ */
 export function createServer(ctx: ToolContext): McpServer {
   const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
   for (const { tool, inputSchema, outputSchema } of toolRegistrations()) {
+    if (!offersTool(ctx.scopes, tool.name)) continue;
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: tool.annotations },

@@ -13,6 +13,14 @@ const writing = new Set<string>(tools.filter((tool) => !tool.annotations.readOnl
 export const scopeOfTool = (name: unknown) =>
   typeof name === "string" && writing.has(name) ? TASKS_WRITE : TASKS_READ;
 
+/**
+ * The tools a credential is offered in tools/list: all of them for an API key (`scopes` undefined), and
+ * for an OAuth token those its scopes cover, so a read-only connection is never offered a tool that
+ * would answer 403 (the 1.x SDK turns that 403 into an upscoping failure the model cannot read).
+ */
+export const offersTool = (scopes: readonly string[] | undefined, name: string) =>
+  !scopes || scopes.includes(scopeOfTool(name));
+
 /** 403 `insufficient_scope`, with the scope to ask for in the Bearer challenge (handler.ts). */
 export class InsufficientScope extends AppError {
   constructor(

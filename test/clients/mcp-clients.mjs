@@ -157,7 +157,15 @@ const cases = [
     tool: "list_holidays",
     label: "2026-10-03 in Bavaria",
     args: { country: "DE", region: "Bavaria", from: "2026-10-03", to: "2026-10-03" },
-    check: ({ pack, events }) => assert.deepEqual([pack.id, events.map((e) => e.type)], ["de-by", ["public"]]),
+    check: ({ pack, events }) =>
+      assert.deepEqual([pack.id, events.map((e) => [e.type, e.dayOff])], ["de-by", [["public", true]]]),
+  },
+  {
+    tool: "list_holidays",
+    label: "a misspelt region",
+    args: { country: "DE", region: "Bavarria" },
+    error: "validation_failed",
+    field: "region",
   },
   {
     tool: "list_holidays",
@@ -290,6 +298,15 @@ const inspectorCases = [
     check: ({ code, output }) => {
       assert.match(output, /A valid API key is required/);
       assert.notEqual(code, 0, output);
+    },
+  },
+  {
+    // Issue 26: `reminder: ["string", "null"]` was a type-union warning; --strict prints every finding.
+    label: "tools/list --strict reports no schema portability findings",
+    args: ["--method", "tools/list", "--strict"],
+    check: ({ code, stderr, output }) => {
+      assert.equal(code, 0, output);
+      assert.doesNotMatch(stderr, /Warning|Error|portability/i, stderr);
     },
   },
   {

@@ -84,7 +84,13 @@ describe("list_holidays", () => {
     });
     expect(result.pack).toMatchObject({ id: "de-by", name: "Bayern (Germany)" });
     expect(result.events).toEqual([
-      { date: "2026-10-03", name: expect.any(String), localName: "Tag der Deutschen Einheit", type: "public" },
+      {
+        date: "2026-10-03",
+        name: expect.any(String),
+        localName: "Tag der Deutschen Einheit",
+        type: "public",
+        dayOff: true,
+      },
     ]);
     expect(result.attribution).toContain("CC BY-SA");
     const workday = await callOk(client, "list_holidays", { pack: "de-by", from: "2026-10-05", to: "2026-10-05" });
@@ -110,11 +116,45 @@ describe("list_holidays", () => {
     expect([from, to]).toEqual([`${year}-01-01`, `${year}-12-31`]);
   });
 
-  it("falls back to the country's pack for a region without one of its own, and says so", async () => {
-    const result = await callOk(await freeClient(), "list_holidays", { country: "DE", region: "XX", year: 2026 });
-    expect(result.pack.id).toBe("de");
-    expect(result.note).toContain("No pack of its own");
+  it("says plainly whether a day is off: Christmas 2026 in Japan is an observance, a working day", async () => {
+    const client = await freeClient();
+    const day = { from: "2026-12-25", to: "2026-12-25" };
+    const japan = await callOk(client, "list_holidays", { country: "JP", ...day });
+    expect(japan.events).toEqual([expect.objectContaining({ type: "observance", dayOff: false })]);
+    const germany = await callOk(client, "list_holidays", { country: "DE", ...day });
+    expect(germany.events).toEqual([expect.objectContaining({ type: "public", dayOff: true })]);
+  });
+
+  it.each([
+    ["BY", "de-by"],
+    ["de-by", "de-by"],
+    ["bayern", "de-by"],
+    ["Bavaria, Germany", "de-by"],
+  ])("finds region %s of DE by its code or a name", async (region, id) => {
+    const result = await callOk(await freeClient(), "list_holidays", { country: "DE", region, year: 2026 });
+    expect([result.pack.id, result.note]).toEqual([id, undefined]);
+  });
+
+  it("falls back to the country's pack for a region the data knows without holidays of its own, and says so", async () => {
+    const result = await callOk(await freeClient(), "list_holidays", { country: "IT", region: "Lombardy", year: 2026 });
+    expect(result.pack.id).toBe("it");
+    expect(result.note).toContain("Lombardy (IT-25) has no holidays of its own");
     expect(result.count).toBeGreaterThan(5);
+    // A country whose data has no regions: every region observes its holidays.
+    const tokyo = await callOk(await freeClient(), "list_holidays", { country: "JP", region: "Tokyo", year: 2026 });
+    expect([tokyo.pack.id, tokyo.note]).toEqual(["jp", expect.stringContaining("no regional holidays")]);
+  });
+
+  it.each([
+    ["Bavarria", "Did you mean Bavaria (DE-BY)?"],
+    ["Nordrhein Westfahlen", "Did you mean Nordrhein-Westfalen (DE-NW)?"],
+    ["XX", "Its regions: BB (Brandenburg), BE (Berlin)"],
+  ])("refuses region %s of DE, which the data does not know: %s", async (region, suggestion) => {
+    const client = await freeClient();
+    const error = toolErrorOf(await client.callTool({ name: "list_holidays", arguments: { country: "DE", region } }));
+    expect([error.code, error.fields]).toEqual(["validation_failed", ["region"]]);
+    expect(error.text).toContain(suggestion);
+    expect(error.text).toContain("Leave out `region` for DE's national holidays.");
   });
 
   it("says when the range lies outside the covered years", async () => {
@@ -128,11 +168,13 @@ describe("list_holidays", () => {
     [{ pack: "zz-nowhere" }, "pack_not_found"],
     [{ country: "Germany" }, "country"],
     [{ pack: "de", from: "2026-12-31", to: "2026-01-01" }, "to"],
-    [{ pack: "de", from: "31.12.2026" }, "from"],
+    [{ pack: "de", from: "31.12.2026" }, "from: must be a date, YYYY-MM-DD"],
     [{ pack: "de", type: "holiday" }, "type"],
   ])("refuses %j with a tool error naming %s", async (args, expected) => {
     const error = toolErrorOf(await (await freeClient()).callTool({ name: "list_holidays", arguments: args }));
+    const [field, message] = expected.split(": ");
     if (expected === "pack_not_found") expect(error.code).toBe("pack_not_found");
-    else expect([error.code, error.fields]).toEqual(["validation_failed", [expected]]);
+    else expect([error.code, error.fields]).toEqual(["validation_failed", [field]]);
+    if (message) expect(error.line("Fields")).toContain(message);
   });
 });

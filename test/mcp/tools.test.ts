@@ -87,7 +87,7 @@ describe("tools/list", () => {
       "repeat",
       "title",
     ]);
-    expect(update.properties.reminder.type).toEqual(["string", "null"]);
+    expect(update.properties.reminder.anyOf).toEqual([{ type: "string", format: "date-time" }, { type: "null" }]);
     const list = tool("list_tasks").inputSchema as any;
     expect(list.properties.limit).toMatchObject({ minimum: 1, maximum: 200, default: 50 });
     expect(Object.keys(list.properties).sort()).toEqual([

@@ -11,6 +11,8 @@ export const MANIFEST_PATH = "/calendars/manifest.json";
 export const packPath = (id: string) => `/calendars/packs/${id}.json`;
 /** `{ [packId]: strong ETag of the pack file }`, written by the generator. */
 export const ETAGS_PATH = "/calendars/etags.json";
+/** `{ [country]: [[code, name], …] }`: every subdivision the data knows, with or without a pack. */
+export const REGIONS_PATH = "/calendars/regions.json";
 
 // The host is ignored by the ASSETS binding; only the path selects the file.
 const ASSET_ORIGIN = "https://assets.invalid";
@@ -52,6 +54,7 @@ function cachedCatalogueFile<T>(path: string) {
 
 export const getManifest = cachedCatalogueFile<CalendarManifest>(MANIFEST_PATH);
 const getPackEtags = cachedCatalogueFile<Record<string, string>>(ETAGS_PATH);
+export const getRegions = cachedCatalogueFile<Record<string, [code: string, name: string][]>>(REGIONS_PATH);
 
 /**
  * Packs of the catalogue, in manifest order (by id), narrowed by country code and/or a search by

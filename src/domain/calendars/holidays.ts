@@ -1,25 +1,24 @@
 import { AppError } from "../errors";
-import { getPack, listPacks } from "./catalogue";
+import { type Place, resolvePlace } from "./regions";
 import type { CalendarEvent, CalendarManifestEntry, CalendarPack, EventType } from "./schemas";
 
 /**
  * The holidays of one place in a date range: "is 2026-10-03 a holiday in Bavaria?" in one call.
- * The place is a pack id, or a country code with an optional region (code or name). Regions whose
- * holidays equal their country's have no pack of their own (scripts/build-calendars.mjs), so an
- * unknown region falls back to the country's pack and says so.
+ * The place is a pack id, or a country code with an optional region (regions.ts). The range rules
+ * are shared with GET /api/v1/calendars/{id}?from&to&year (http/v1/calendars.ts).
  */
-export interface HolidayQuery {
-  pack?: string;
-  country?: string;
-  region?: string;
+export interface HolidayRange {
   /** Inclusive `YYYY-MM-DD` bounds; without them and without `year`, the current year. */
   from?: string;
   to?: string;
   year?: number;
+}
+
+export interface HolidayQuery extends Place, HolidayRange {
   type?: EventType;
 }
 
-export type Holiday = Pick<CalendarEvent, "date" | "endDate" | "name" | "localName" | "type">;
+export type Holiday = Pick<CalendarEvent, "date" | "endDate" | "name" | "localName" | "type" | "dayOff">;
 
 export interface HolidayList {
   pack: Pick<CalendarManifestEntry, "id" | "name" | "years">;
@@ -31,44 +30,37 @@ export interface HolidayList {
   note?: string;
 }
 
-const invalid = (path: string, message: string) =>
-  new AppError("validation_failed", "Invalid arguments.", [{ path, message }]);
-
-async function resolvePack(assets: Fetcher, query: HolidayQuery): Promise<{ pack: CalendarPack; note?: string }> {
-  if (query.pack) return { pack: await getPack(assets, query.pack) };
-  if (!query.country) throw invalid("pack", "give `pack` (such as de-by) or `country` (such as DE)");
-  const country = query.country.toLowerCase();
-  const region = query.region?.trim();
-  if (!region) return { pack: await getPack(assets, country) };
-  const candidates = (await listPacks(assets, { country, query: region })).filter((p) => p.region);
-  const exact = candidates.find((p) => p.region!.toLowerCase() === region.toLowerCase());
-  if (exact || candidates.length === 1) return { pack: await getPack(assets, (exact ?? candidates[0]!).id) };
-  if (candidates.length > 1) {
-    throw invalid(
-      "region",
-      `"${region}" matches several regions: ${candidates.map((p) => `${p.region} (${p.name})`).join(", ")}`,
-    );
-  }
-  return {
-    pack: await getPack(assets, country),
-    note: `No pack of its own for region "${region}": these are the country's holidays, which is what a region without its own pack observes. Check the region with list_calendar_packs.`,
-  };
+/**
+ * The inclusive bounds a range asks for: `from`/`to` as given, `year` for the missing ones, the pack's
+ * covered years for what neither gives, and `today`'s year when nothing is given.
+ */
+export function boundsOf(range: HolidayRange, years: CalendarPack["years"], today: string) {
+  const year = range.year ?? (range.from || range.to ? undefined : Number(today.slice(0, 4)));
+  const from = range.from ?? (year ? `${year}-01-01` : `${years.from}-01-01`);
+  const to = range.to ?? (year ? `${year}-12-31` : `${years.to}-12-31`);
+  if (from > to)
+    throw new AppError("validation_failed", "Invalid arguments.", [
+      { path: "to", message: "must not be before `from`" },
+    ]);
+  return { from, to };
 }
 
+/** The events that touch [from, to] (a multi-day holiday counts on each of its days). */
+export const eventsBetween = <E extends CalendarEvent>(events: E[], from: string, to: string) =>
+  events.filter((e) => e.date <= to && (e.endDate ?? e.date) >= from);
+
 export async function listHolidays(assets: Fetcher, query: HolidayQuery, today: string): Promise<HolidayList> {
-  const { pack, note } = await resolvePack(assets, query);
-  const year = query.year ?? (query.from || query.to ? undefined : Number(today.slice(0, 4)));
-  const from = query.from ?? (year ? `${year}-01-01` : `${pack.years.from}-01-01`);
-  const to = query.to ?? (year ? `${year}-12-31` : `${pack.years.to}-12-31`);
-  if (from > to) throw invalid("to", "must not be before `from`");
-  const events = pack.events
-    .filter((e) => e.date <= to && (e.endDate ?? e.date) >= from && (!query.type || e.type === query.type))
-    .map(({ date, endDate, name, localName, type }) => ({
+  const { pack, note } = await resolvePlace(assets, query);
+  const { from, to } = boundsOf(query, pack.years, today);
+  const events = eventsBetween(pack.events, from, to)
+    .filter((e) => !query.type || e.type === query.type)
+    .map(({ date, endDate, name, localName, type, dayOff }) => ({
       date,
       ...(endDate ? { endDate } : {}),
       name,
       ...(localName ? { localName } : {}),
       type,
+      dayOff,
     }));
   const beyond = from < `${pack.years.from}-01-01` || to > `${pack.years.to}-12-31`;
   const coverage = beyond

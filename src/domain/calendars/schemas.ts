@@ -17,7 +17,7 @@ export const PackId = z
 
 export const EventType = z.enum(["public", "bank", "school", "optional", "observance"]).meta({
   description:
-    "`public`: public holiday, most people are off. `bank`: banks and offices closed. `school`: school holiday. `optional`: people may choose to take the day off. `observance`: remembered, but a normal working day.",
+    "`public`: public holiday, most people are off. `bank`: banks and offices closed. `school`: school holiday, a working day for most people. `optional`: some people take the day off, most work. `observance`: remembered, but a normal working day. `dayOff` says which are days off.",
   example: "public",
 });
 export type EventType = z.infer<typeof EventType>;
@@ -44,6 +44,11 @@ export const CalendarEvent = z
       example: "Tag der Deutschen Einheit",
     }),
     type: EventType,
+    dayOff: z.boolean().meta({
+      description:
+        "`true` when most people have the day off: `public` and `bank` days. `false` for `school`, `optional` and `observance` days, which are working days for most people.",
+      example: true,
+    }),
     substitute: z.boolean().optional().meta({
       description: "`true` when this day replaces a holiday that fell on a weekend or another holiday.",
       example: true,
@@ -148,6 +153,11 @@ export const CountryCode = z
   .string()
   .regex(/^[A-Za-z]{2}$/, { message: "must be an ISO 3166-1 alpha-2 code such as DE" })
   .meta({ description: "ISO 3166-1 alpha-2 country code, any case.", example: "DE" });
+
+/** A bound of a holiday range (list_holidays, GET /api/v1/calendars/{id}): the message says the format. */
+export const HolidayDay = z.iso.date({ error: "must be a date, YYYY-MM-DD, e.g. 2026-10-03" });
+/** A whole year of a holiday range. */
+export const HolidayYear = z.number().int().min(1900).max(2200);
 
 export const PackFilter = z.object({
   country: CountryCode.optional().meta({

@@ -37,6 +37,9 @@ const ALIASES: Record<string, string[]> = {
   "it-32": ["South Tyrol"],
 };
 
+/** The English names and short forms of a pack (`de-by`: Bavaria), none for most. */
+export const aliasesOf = (id: string): readonly string[] => ALIASES[id] ?? [];
+
 /** Case- and accent-insensitive form ("Baden-Württemberg" ~ "wurttemberg"). */
 export const fold = (text: string) => text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
 

@@ -34,7 +34,10 @@ export const Notes = limitedText(20000).meta({
 export const ListId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,100}$/, { message: "must be 1 to 100 of A-Z, a-z, 0-9, _ and -" })
-  .meta({ description: "The list the task belongs to.", example: "errands" });
+  .meta({
+    description: "The `id` of one of the user's lists: list_tasks with `lists: true` or GET /api/v1/lists gives them.",
+    example: "errands",
+  });
 
 const supportedYears = { message: `must be in the year ${MIN_YEAR} or later` };
 
@@ -49,22 +52,41 @@ export const Due = z
   });
 
 export const Reminder = z.iso
-  .datetime({ offset: true, error: "must be an RFC 3339 date-time with offset, e.g. 2026-12-24T08:00:00Z" })
+  .datetime({
+    offset: true,
+    // A value that is no date-time has no year to judge: one message, not two.
+    abort: true,
+    // "" clears the other text fields, so models send it here too.
+    error: (issue) =>
+      issue.input === ""
+        ? 'must be a date-time, not "": to clear a reminder send null, for none leave reminder out'
+        : "must be an RFC 3339 date-time with offset, e.g. 2026-12-24T08:00:00Z",
+  })
   .refine(inSupportedYears, supportedYears)
   .meta({
     description: `When to remind: an RFC 3339 date-time with offset. Years ${MIN_YEAR}–9999.`,
     example: "2026-12-24T08:00:00Z",
   });
 
+/** What to send instead, for the two mistakes models make: the iCalendar prefix, and words for a rule. */
+function repeatProblem(value: string, problem: string): string {
+  const unprefixed = value.replace(/^\s*RRULE:/i, "");
+  if (unprefixed !== value)
+    return `must not start with "RRULE:": drop the prefix and send the rule alone, "${unprefixed}"`;
+  if (!value.includes("="))
+    return "must be an RRULE, not words: e.g. FREQ=DAILY, FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR (every weekday) or FREQ=MONTHLY;BYMONTHDAY=1";
+  return `RRULE ${problem}`;
+}
+
 export const Repeat = z
   .string()
   .superRefine((value, ctx) => {
     const problem = rruleProblem(value);
-    if (problem) ctx.addIssue({ code: "custom", message: `RRULE ${problem}` });
+    if (problem) ctx.addIssue({ code: "custom", message: repeatProblem(value, problem) });
   })
   .meta({
     description:
-      "An RFC 5545 RRULE value without `RRULE:`. FREQ DAILY, WEEKLY, MONTHLY or YEARLY; optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL.",
+      "An RFC 5545 RRULE value without `RRULE:`. FREQ DAILY, WEEKLY, MONTHLY or YEARLY; optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL. Every weekday: FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR.",
     example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
   });
 

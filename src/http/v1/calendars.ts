@@ -4,7 +4,8 @@ import { cors } from "hono/cors";
 import * as z from "zod";
 import { findPack, getManifest, getPack, listPacks, readPackBody } from "../../domain/calendars/catalogue";
 import { dtstampOf, ICS_FORMAT_VERSION, renderIcs } from "../../domain/calendars/ics";
-import { CalendarManifest, CalendarPack, PackFilter } from "../../domain/calendars/schemas";
+import { boundsOf, eventsBetween } from "../../domain/calendars/holidays";
+import { CalendarManifest, CalendarPack, HolidayDay, HolidayYear, PackFilter } from "../../domain/calendars/schemas";
 import type { AppEnv } from "../../env";
 import { errorResponses } from "../problem";
 
@@ -29,6 +30,23 @@ const IdParam = z.object({
       description: "Pack id from the manifest, such as `de`, `de-by` or `us-ca`. Case-insensitive.",
       example: "de-by",
     }),
+});
+
+/** The range list_holidays takes, with its rules (holidays.ts): the answer to "is it a holiday?" without a whole pack. */
+const RangeQuery = z.object({
+  from: HolidayDay.optional().openapi({
+    description: "Only events on or after this day, `YYYY-MM-DD` (a multi-day holiday that reaches it counts).",
+    example: "2026-10-03",
+  }),
+  to: HolidayDay.optional().openapi({
+    description: "Only events on or before this day, `YYYY-MM-DD`, inclusive; not before `from`.",
+    example: "2026-10-03",
+  }),
+  year: z.coerce
+    .number()
+    .pipe(HolidayYear)
+    .optional()
+    .openapi({ description: "A whole year (1900 to 2200), for what `from` and `to` leave open.", example: 2026 }),
 });
 
 const notModified = { description: "Not modified: the `If-None-Match` ETag is current." };
@@ -67,14 +85,14 @@ export const getCalendarPackRoute = createRoute({
   operationId: "getCalendarPack",
   summary: "Get a calendar pack",
   description:
-    "One pack with its events (previous, current and next two years), sorted by date. No credentials needed. Unknown ids are 404 `pack_not_found`.",
+    'One pack with its events (previous, current and next two years), sorted by date. With `from`, `to` or `year` (as MCP `list_holidays` takes them), `events` holds only the events in that range and the rest of the pack is unchanged (`eventCount` still counts the whole pack): `?from=2026-10-03&to=2026-10-03` answers "is it a holiday?" in a few hundred bytes. Each event\'s `dayOff` says whether most people are off. No credentials needed. Unknown ids are 404 `pack_not_found`.',
   tags: ["Calendars"],
   security: [],
-  request: { params: IdParam },
+  request: { params: IdParam, query: RangeQuery },
   responses: {
     200: { description: "The pack.", headers: cacheHeaders, content: { "application/json": { schema: CalendarPack } } },
     304: notModified,
-    ...errorResponses("pack_not_found", "unavailable"),
+    ...errorResponses("validation_failed", "pack_not_found", "unavailable"),
   },
 });
 
@@ -172,6 +190,13 @@ export function registerCalendarRoutes(app: OpenAPIHono<AppEnv>) {
     // make Hono fall back from its RegExpRouter to the slower TrieRouter for every request.
     if (requested.endsWith(".ics")) return ics(c, requested.slice(0, -".ics".length));
     const { id, etag } = await findPack(c.env.ASSETS, requested);
+    const range = c.req.valid("query");
+    if (range.from || range.to || range.year) {
+      const pack = await getPack(c.env.ASSETS, id);
+      const { from, to } = boundsOf(range, pack.years, new Date().toISOString().slice(0, 10));
+      // A range's body is small and rendered on each request; its ETag is the hash of those bytes.
+      return cacheable(c, JSON.stringify({ ...pack, events: eventsBetween(pack.events, from, to) }), JSON_TYPE);
+    }
     // The stored file is the response body, byte for byte, never parsed (kept in memory after the first read).
     return cacheable(c, { etag, body: () => readPackBody(c.env.ASSETS, id) }, JSON_TYPE);
   });

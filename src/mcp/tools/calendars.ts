@@ -6,6 +6,8 @@ import {
   CalendarManifestEntry,
   CountryCode,
   EventType,
+  HolidayDay,
+  HolidayYear,
   PackFilter,
 } from "../../domain/calendars/schemas";
 import { defineTool } from "./descriptor";
@@ -80,21 +82,23 @@ export const listHolidaysTool = defineTool({
   name: "list_holidays",
   title: "List public holidays",
   description:
-    'Lists the holidays of a country or region in a date range (default: this year). Is 2026-10-03 a holiday in Bavaria? `country: "DE", region: "Bavaria"`, `from` and `to` 2026-10-03.',
+    'Lists the holidays of a country or region in a date range (default: this year). Is 2026-10-03 a holiday in Bavaria? `country: "DE", region: "Bavaria"`, `from` and `to` 2026-10-03. Each event\'s `dayOff` says if most people are off: true for `public` and `bank`; `school`, `optional` and `observance` are working days.',
   input: z.strictObject({
     pack: z.string().max(100).optional().meta({ description: "Pack id, e.g. `de-by`." }),
     country: CountryCode.optional(),
     region: z.string().max(100).optional().meta({ description: "Region code or name, with `country`." }),
-    from: z.iso.date().optional().meta({ description: "First day, inclusive." }),
-    to: z.iso.date().optional().meta({ description: "Last day, inclusive." }),
-    year: z.number().int().min(1900).max(2200).optional().meta({ description: "A whole year, instead of from/to." }),
-    type: EventType.optional().meta({ description: "Only this type; `public`: most people are off." }),
+    from: HolidayDay.optional().meta({ description: "First day, YYYY-MM-DD." }),
+    to: HolidayDay.optional().meta({ description: "Last day, YYYY-MM-DD, inclusive." }),
+    year: HolidayYear.optional().meta({ description: "A whole year, instead of from/to." }),
+    type: EventType.optional().meta({ description: "Only this type." }),
   }),
   output: z.object({
     pack: CalendarManifestEntry.pick({ id: true, name: true, years: true }),
     from: z.string(),
     to: z.string(),
-    events: z.array(CalendarEvent.pick({ date: true, endDate: true, name: true, localName: true, type: true })),
+    events: z.array(
+      CalendarEvent.pick({ date: true, endDate: true, name: true, localName: true, type: true, dayOff: true }),
+    ),
     count: z.number().int(),
     attribution: z.string(),
     note: z.string().optional(),

@@ -16,6 +16,8 @@ export interface ToolContext {
   assets: Fetcher;
   /** Origin of the request, for absolute links in results and errors. */
   origin: string;
+  /** An OAuth token's scopes: tools/list offers only the tools they cover. Undefined for an API key (every tool). */
+  scopes?: readonly string[];
 }
 
 /** Every tool states all four hints: clients decide on confirmation prompts from them. */

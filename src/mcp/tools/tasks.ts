@@ -31,11 +31,11 @@ export const listTasksTool = defineTool({
   name: "list_tasks",
   title: "List tasks",
   description:
-    "Lists the user's tasks (creation order) with the account's `timeZone` and `today`: resolve relative dates like \"tomorrow\" with them. Filters combine; due dates are inclusive. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.",
+    "Lists the user's tasks (creation order) with the account's `timeZone` and `today`: resolve relative dates like \"tomorrow\" with them. Filters combine; due dates are inclusive and leave out undated tasks. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.",
   input: z.strictObject({
     // Filters whose names say what they do carry no description of their own (tokens, budget.test.ts).
-    completed: Completed.optional(),
-    listId: ListId.optional(),
+    completed: Completed.optional().meta({ description: "true: done tasks only; false: open only; left out: both." }),
+    listId: ListId.optional().meta({ description: "Only this list's tasks (its `id`)." }),
     query: SearchQuery.optional().meta({ description: "Words matched as word prefixes in title or notes." }),
     important: z.boolean().optional(),
     // Inclusive: said once in the tool's description.
