@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, isNull, or, sql } from "drizzle-orm";
 import { nowSql } from "../db/clock";
 import type { AccountDb } from "../domain/context";
 import { AppError } from "../domain/errors";
@@ -23,34 +23,40 @@ const CONNECTION_ENDED =
 export const MAX_REQUIRED =
   "Task access needs an active Max membership. Upgrade on the account page, then retry with the same key.";
 
+/** Whether a lastUsedAt is unset or over a minute old, as SQL: the use is recorded only then. */
 const usedOverAMinuteAgo = (column: typeof apiKeys.lastUsedAt | typeof connections.lastUsedAt) =>
-  or(isNull(column), lt(column, sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')`));
+  sql<number>`(${column} IS NULL OR ${column} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))`;
 
-/** 401 for a key or connection that is unknown, revoked or expired; then lastUsedAt, at most once a minute. */
+/**
+ * 401 for a key or connection that is unknown, revoked or expired; then its lastUsedAt, written at most
+ * once a minute (one read per request, a write only when the minute has passed).
+ */
 function checkCredential(db: AccountDb, credential: Credential): { keyId?: string } {
   if (credential.kind === "session") return {};
   if (credential.kind === "key") {
-    const live = and(
-      eq(apiKeys.keyHash, credential.keyHash),
-      isNull(apiKeys.revokedAt),
-      or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${nowSql}`),
-    );
-    const key = db.select({ id: apiKeys.id }).from(apiKeys).where(live).get();
+    const key = db
+      .select({ id: apiKeys.id, stale: usedOverAMinuteAgo(apiKeys.lastUsedAt) })
+      .from(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.keyHash, credential.keyHash),
+          isNull(apiKeys.revokedAt),
+          or(isNull(apiKeys.expiresAt), sql`${apiKeys.expiresAt} > ${nowSql}`),
+        ),
+      )
+      .get();
     if (!key) throw new AppError("unauthorized", UNAUTHORIZED);
-    db.update(apiKeys)
-      .set({ lastUsedAt: nowSql })
-      .where(and(live, usedOverAMinuteAgo(apiKeys.lastUsedAt)))
-      .run();
+    if (key.stale) db.update(apiKeys).set({ lastUsedAt: nowSql }).where(eq(apiKeys.id, key.id)).run();
     return { keyId: key.id };
   }
-  const live = and(eq(connections.id, credential.connectionId), isNull(connections.revokedAt));
-  if (!db.select({ id: connections.id }).from(connections).where(live).get()) {
-    throw new AppError("unauthorized", CONNECTION_ENDED);
-  }
-  db.update(connections)
-    .set({ lastUsedAt: nowSql })
-    .where(and(live, usedOverAMinuteAgo(connections.lastUsedAt)))
-    .run();
+  const connection = db
+    .select({ stale: usedOverAMinuteAgo(connections.lastUsedAt) })
+    .from(connections)
+    .where(and(eq(connections.id, credential.connectionId), isNull(connections.revokedAt)))
+    .get();
+  if (!connection) throw new AppError("unauthorized", CONNECTION_ENDED);
+  if (connection.stale)
+    db.update(connections).set({ lastUsedAt: nowSql }).where(eq(connections.id, credential.connectionId)).run();
   return {};
 }
 

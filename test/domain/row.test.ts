@@ -39,3 +39,29 @@ describe("toTask", () => {
     expect(Object.keys(task)).not.toContain("createdAt");
   });
 });
+
+describe("taskJsonSql", () => {
+  it("builds, in SQLite, the same JSON as toTask, byte for byte, falsy values included", async () => {
+    const { accountSql, createTask, maxUser } = await import("../helpers");
+    const user = await maxUser("task-json");
+    await createTask(user.key, { title: 'Quote " and \\ and \u0001 and 😀', notes: "n", important: true });
+    await createTask(user.key, { title: "Plain" });
+    const { taskJsonSql } = await import("../../src/domain/tasks/row");
+    const { sql } = await import("drizzle-orm");
+    const { SQLiteSyncDialect } = await import("drizzle-orm/sqlite-core");
+    const text = new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${taskJsonSql} AS json, * FROM tasks`).sql;
+    // Falsy stored values: an empty note and a list named "0" are shown by both.
+    await accountSql(user.accountId, "UPDATE tasks SET notes = '', list_id = '0' WHERE title = 'Plain'");
+    const rows = await accountSql<Record<string, unknown> & { json: string }>(user.accountId, text);
+    expect(rows).toHaveLength(2);
+    for (const { json, ...stored } of rows) {
+      const asRow = Object.fromEntries(
+        Object.entries(stored).map(([column, value]) => [
+          column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()),
+          column === "completed" || column === "important" ? !!value : value,
+        ]),
+      ) as unknown as TaskRow;
+      expect(json).toBe(JSON.stringify(toTask(asRow)));
+    }
+  });
+});

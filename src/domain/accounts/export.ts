@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { accountObject } from "../../account/client";
-import { EXPORT_PAGE_SIZE } from "../../account/export";
 import type { Db } from "../../db/client";
 import { listApiKeys } from "../api-keys/service";
 import { exportConnections } from "../connections/service";
@@ -67,7 +66,7 @@ export async function exportStream(
         controller.enqueue(encoder.encode((first ? "" : ",") + page.json.join(",")));
         first = false;
       }
-      if (page.ids.length < EXPORT_PAGE_SIZE) {
+      if (!page.more) {
         controller.enqueue(encoder.encode("]}"));
         controller.close();
         return;

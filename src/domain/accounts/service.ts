@@ -74,8 +74,12 @@ export async function signUp(
     }
     throw e;
   }
-  // The account's object is made by this request, so it lives near the person who signed up.
-  await changeAccount(env, id, { kind: "open" });
+  // The account's object is made by this request, so it lives near the person who signed up. If it
+  // cannot be reached now, the account stands all the same: its first request opens the object
+  // (from D1's rows), and a retried sign-up would only hear "email taken".
+  await changeAccount(env, id, { kind: "open" }).catch((e) =>
+    console.error("sign-up: account object not opened yet", String(e).slice(0, 200)),
+  );
   return {
     token: session.token,
     account: (await getAccount(db, id))!,

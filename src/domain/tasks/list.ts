@@ -2,11 +2,11 @@ import { and, asc, eq, gt, gte, isNotNull, isNull, lte, type SQL, sql } from "dr
 import { nowSql } from "../../db/clock";
 import { tasks } from "../../account/schema";
 import type { AccountContext } from "../context";
-import type { AppError } from "../errors";
+import { AppError } from "../errors";
 import { knownList, resolveListId } from "../lists/names";
 import { expiredSince } from "../retention";
 import { decodeCursor, encodeCursor } from "./cursor";
-import { toTask } from "./row";
+import { taskJsonSql } from "./row";
 import type { Task } from "./schemas";
 import { matchesSearch, searchTerms } from "./search";
 
@@ -25,8 +25,28 @@ export interface ListTasksQuery {
   cursor?: string;
 }
 
+/**
+ * One answer from an account's object carries at most 32 MiB (workerd's limit on a call's value), a
+ * string as 1 byte a character while it is Latin-1 and 2 once it is not. A listing past it (hundreds of
+ * tasks at the input limits) is refused with the fix: pages (`limit`) are each far smaller.
+ */
+const MAX_LISTING_BYTES = 31 * 1024 * 1024;
+function refuseOversized(json: string) {
+  const bytes = /[^\u0000-\u00ff]/.test(json) ? 2 * json.length : json.length;
+  if (bytes <= MAX_LISTING_BYTES) return;
+  throw new AppError(
+    "validation_failed",
+    "These tasks are too large to send in one response (over 31 MiB). Page them: add `limit=100` and follow `meta.nextCursor`.",
+    [{ path: "limit", message: "required for a listing this large" }],
+  );
+}
+
+/** A page's tasks as objects (MCP's structured result; the tasks page). */
+export const tasksOf = (page: Pick<TaskPage, "tasksJson">) => JSON.parse(page.tasksJson) as Task[];
+
 export interface TaskPage {
-  tasks: Task[];
+  /** The page's tasks as one JSON array text (taskJsonSql per task): sent as it is; `tasksOf` reads it. */
+  tasksJson: string;
   count: number;
   serverTime: string;
   /** The account's time zone, for a surface that resolves "today" (MCP). */
@@ -62,16 +82,17 @@ function filtersOf(query: ListTasksQuery, listId: string | undefined, since: str
 export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage {
   const since = query.since ? new Date(query.since).toISOString() : undefined;
   const expired = expiredSince(since, "Drop your local copy and list again without `since`.");
-  if (expired) throw expired satisfies AppError;
+  if (expired) throw expired;
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const { db } = ctx;
   const listId = query.listId === undefined ? undefined : resolveListId(db, query.listId);
   const where = and(filtersOf(query, listId, since), cursor ? gt(tasks.id, cursor.id) : undefined);
+  const columns = { id: tasks.id, json: sql<string>`${taskJsonSql}` };
   const rows =
     query.limit === undefined
-      ? db.select().from(tasks).where(where).orderBy(asc(tasks.updatedAt), asc(tasks.id)).all()
+      ? db.select(columns).from(tasks).where(where).orderBy(asc(tasks.updatedAt), asc(tasks.id)).all()
       : db
-          .select()
+          .select(columns)
           .from(tasks)
           .where(where)
           .orderBy(asc(tasks.id))
@@ -81,7 +102,9 @@ export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage 
   const more = query.limit !== undefined && rows.length > query.limit;
   if (more) rows.pop();
   const serverTime = cursor?.serverTime ?? db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
-  const page: TaskPage = { tasks: rows.map(toTask), count: rows.length, serverTime, timeZone: ctx.timeZone };
+  const tasksJson = `[${rows.map((row) => row.json).join(",")}]`;
+  refuseOversized(tasksJson);
+  const page: TaskPage = { tasksJson, count: rows.length, serverTime, timeZone: ctx.timeZone };
   if (since && !cursor) {
     page.deleted = db
       .select({ id: tasks.id, deletedAt: sql<string>`${tasks.deletedAt}` })

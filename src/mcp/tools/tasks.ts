@@ -11,6 +11,7 @@ import {
   Timestamp,
 } from "../../domain/tasks/values";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
+import { tasksOf } from "../../domain/tasks/list";
 import { defineTool } from "./descriptor";
 
 /**
@@ -68,7 +69,7 @@ export const listTasksTool = defineTool({
       : { page: await ctx.call("listTasks", { ...query, q }), lists: undefined };
     const { timeZone } = page;
     return {
-      tasks: page.tasks,
+      tasks: tasksOf(page),
       count: page.count,
       serverTime: page.serverTime,
       timeZone,
