@@ -19,7 +19,8 @@ import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
 import { clientIp, consume, RATE_POLICIES, withRateHeaders } from "../http/rate-limit";
 import { MCP_PATH } from "../mcp/path";
-import { OAUTH_ENDPOINTS, oversized, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
+import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
+import { screenTokenRequest, tokenForm } from "./token-request";
 import { SCOPES } from "./scopes";
 
 export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "@cloudflare/workers-oauth-provider";
@@ -206,16 +207,6 @@ async function followClientRevocation(request: Request, env: Env, response: Resp
   await revokeConnectionOfGrant(createDb(env.DB), accountId, grantId);
 }
 
-/** A token request naming an id or token longer than any of ours (see MAX_OAUTH_ID_BYTES). */
-async function oversizedTokenRequest(request: Request): Promise<boolean> {
-  if (oversized(request.headers.get("authorization"))) return true;
-  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) return false;
-  const form = new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
-  return ["client_id", "code", "refresh_token", "token", "subject_token"].some((name) =>
-    form.getAll(name).some(oversized),
-  );
-}
-
 /** Every OAuth request, and /mcp with an OAuth token: the provider, with our rules around it. */
 export async function handleOAuth(
   request: Request<unknown, IncomingRequestCfProperties>,
@@ -245,12 +236,12 @@ export async function handleOAuth(
     if (pathname === OAUTH_ENDPOINTS.register && request.method === "POST") {
       await consume(env, RATE_POLICIES.perIp, `register:${clientIp(request)}`, "client registrations per client IP");
     }
-    if (pathname === OAUTH_ENDPOINTS.token && request.method === "POST" && (await oversizedTokenRequest(request)))
-      return Response.json(
-        { error: "invalid_request", error_description: "A client_id or token is too long." },
-        { status: 400, headers: { "Cache-Control": "no-store" } },
-      );
-    const revocation = pathname === OAUTH_ENDPOINTS.token && request.method === "POST" ? request.clone() : undefined;
+    const tokenPost = pathname === OAUTH_ENDPOINTS.token && request.method === "POST";
+    if (tokenPost) {
+      const refused = await screenTokenRequest(request, await tokenForm(request), oauthApi(env, origin)!);
+      if (refused) return refused;
+    }
+    const revocation = tokenPost ? request.clone() : undefined;
     const response = await provider.fetch(request, env, ctx);
     if (revocation && response.ok) ctx.waitUntil(followClientRevocation(revocation, env, response).catch(() => {}));
     return withNosniff(response);

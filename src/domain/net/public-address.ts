@@ -70,8 +70,7 @@ function ipv6Kind(g: number[]): string | null {
   if (upperZero && g5 === 0 && g6 === 0 && g7 === 1) return "a loopback address";
   // IPv4 inside IPv6: mapped (::ffff:a.b.c.d), the old compatible form (::a.b.c.d), NAT64 (64:ff9b::a.b.c.d).
   if (upperZero && (g5 === 0xffff || g5 === 0)) return ipv4Kind(embedded(g6, g7));
-  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0)
-    return ipv4Kind(embedded(g6, g7));
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return ipv4Kind(embedded(g6, g7));
   // 6to4 (2002:a.b.c.d::/48) carries the IPv4 address it tunnels to.
   if (g0 === 0x2002) return ipv4Kind(embedded(g1, g2));
   if ((g0 & 0xfe00) === 0xfc00) return "a private (unique local) address";
