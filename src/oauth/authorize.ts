@@ -33,6 +33,9 @@ const MAX_FORM_BYTES = 8192;
 
 type C = Context<AppEnv>;
 
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const S256_SHAPE = "code_challenge must be 43 base64url characters (the SHA-256 of the code_verifier, unpadded)";
+
 const page = (c: C, status: 200 | 400 | 403 | 404 | 429, html: string, headers: Record<string, string> = {}) =>
   c.body(html, status, { ...pageHeaders(), ...headers });
 
@@ -77,8 +80,12 @@ async function parseRequest(
       })),
     );
     // The library lets a confidential client skip PKCE; OAuth 2.1 as MCP profiles it does not, nor do we.
-    if (!parsed.request.codeChallenge)
+    const challenge = parsed.request.codeChallenge;
+    if (!challenge)
       return c.redirect(authorizationErrorRedirect(parsed.request, "invalid_request", "PKCE (S256) is required"), 302);
+    // RFC 7636 §4.2: an S256 challenge is a SHA-256 in base64url, 43 characters; §4.4.1 names the error.
+    if (!S256_CHALLENGE.test(challenge))
+      return c.redirect(authorizationErrorRedirect(parsed.request, "invalid_request", S256_SHAPE), 302);
     return parsed;
   } catch (e) {
     if (e instanceof ClientLookupTimeout) return unverified(e.message);

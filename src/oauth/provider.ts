@@ -8,12 +8,7 @@ import {
 } from "@cloudflare/workers-oauth-provider";
 import { toAppError } from "../app";
 import { createDb } from "../db/client";
-import {
-  CONNECTION_IDLE_DAYS,
-  MAX_CLIENT_NAME,
-  revokeConnectionOfGrant,
-  useConnectionForRefresh,
-} from "../domain/connections/service";
+import { CONNECTION_IDLE_DAYS, revokeConnectionOfGrant, useConnectionForRefresh } from "../domain/connections/service";
 import { AppError } from "../domain/errors";
 import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
@@ -21,6 +16,7 @@ import { clientIp, consume, RATE_POLICIES, withRateHeaders } from "../http/rate-
 import { MCP_PATH } from "../mcp/path";
 import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
 import { screenTokenRequest, tokenForm } from "./token-request";
+import { registrationRefusal, withPlainClientName } from "./registration";
 import { SCOPES } from "./scopes";
 
 export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "@cloudflare/workers-oauth-provider";
@@ -57,9 +53,6 @@ const withNosniff = (response: Response) =>
 
 /** How a request reaches the rest of the Worker: the Hono app, or /mcp's handler. */
 export type Handler = ExportedHandler<Env> & { fetch: NonNullable<ExportedHandler<Env>["fetch"]> };
-
-/** A registration larger than this (JSON text) is refused: client metadata is a few hundred bytes. */
-const MAX_REGISTRATION_CHARS = 8192;
 
 /**
  * The token endpoint's refresh and code exchange ask D1 whether the connection still holds (and record
@@ -100,13 +93,7 @@ function optionsFor(origin: string, defaultHandler: Handler): OAuthProviderOptio
     refreshTokenIdleTTL: CONNECTION_IDLE_DAYS * DAY,
     clientIdMetadataDocumentEnabled: true,
     tokenExchangeCallback: checkConnection,
-    clientRegistrationCallback: ({ clientMetadata }) => {
-      const name = clientMetadata.client_name;
-      if (typeof name === "string" && name.length > MAX_CLIENT_NAME)
-        return { description: `client_name must be at most ${MAX_CLIENT_NAME} characters` };
-      if (JSON.stringify(clientMetadata).length > MAX_REGISTRATION_CHARS)
-        return { description: `client metadata must be at most ${MAX_REGISTRATION_CHARS} characters of JSON` };
-    },
+    clientRegistrationCallback: registrationRefusal,
     onError: ({ status, headers, internal, description }) => {
       if (status >= 500) console.error("oauth error", status, internal.category, internal.reason);
       // /mcp answers 401 as problem+json, whoever refused the token; the challenge stays the provider's.
@@ -233,8 +220,10 @@ export async function handleOAuth(
       const metadata = new Request(`${origin}${protectedResourceMetadataPath()}`, request);
       return withNosniff(await provider.fetch(metadata as typeof request, env, ctx));
     }
+    let forwarded = request;
     if (pathname === OAUTH_ENDPOINTS.register && request.method === "POST") {
       await consume(env, RATE_POLICIES.perIp, `register:${clientIp(request)}`, "client registrations per client IP");
+      forwarded = (await withPlainClientName(request)) as typeof request;
     }
     const tokenPost = pathname === OAUTH_ENDPOINTS.token && request.method === "POST";
     if (tokenPost) {
@@ -242,7 +231,7 @@ export async function handleOAuth(
       if (refused) return refused;
     }
     const revocation = tokenPost ? request.clone() : undefined;
-    const response = await provider.fetch(request, env, ctx);
+    const response = await provider.fetch(forwarded, env, ctx);
     if (revocation && response.ok) ctx.waitUntil(followClientRevocation(revocation, env, response).catch(() => {}));
     return withNosniff(response);
   } catch (e) {

@@ -5,6 +5,7 @@ import { activeMaxSql } from "../accounts/membership";
 import type { Actor } from "../context";
 import { AppError } from "../errors";
 import { newId } from "../ids";
+import { plainClientName } from "./client-name";
 
 /**
  * Connections: the apps a person allowed on the consent page (OAuth grants), as D1 rows. The grant and
@@ -63,7 +64,7 @@ export async function createConnection(db: Db, input: NewConnection): Promise<vo
       accountId: input.accountId,
       grantId: input.grantId,
       clientId: input.clientId,
-      clientName: input.clientName.slice(0, MAX_CLIENT_NAME),
+      clientName: (plainClientName(input.clientName) || input.clientId).slice(0, MAX_CLIENT_NAME),
       redirectUri: input.redirectUri,
       scopes: input.scopes.join(" "),
     }),
