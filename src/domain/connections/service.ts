@@ -3,7 +3,7 @@ import type { Db } from "../../db/client";
 import { nowSql, oauthConnections } from "../../db/schema";
 import { activeMaxSql } from "../accounts/membership";
 import type { Actor } from "../context";
-import { AppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { newId } from "../ids";
 import { plainClientName } from "./client-name";
 
@@ -118,18 +118,36 @@ export async function revokeConnection(db: Db, accountId: string, id: string): P
   return row;
 }
 
-/** Marks the connection of a grant revoked (its client revoked the grant itself, RFC 7009). */
-export async function revokeConnectionOfGrant(db: Db, accountId: string, grantId: string): Promise<void> {
-  await db
-    .update(oauthConnections)
-    .set({ revokedAt: nowSql })
-    .where(
-      and(
-        eq(oauthConnections.grantId, grantId),
-        eq(oauthConnections.accountId, accountId),
-        isNull(oauthConnections.revokedAt),
-      ),
-    );
+/**
+ * Revokes the connection of a grant, if it is still live: its client revoked the grant itself (RFC 7009),
+ * replayed its authorization code, or reused a replaced refresh token. Through revokeConnection, as
+ * every revocation. Returns whether a live connection ended.
+ */
+export async function revokeConnectionOfGrant(db: Db, accountId: string, grantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: oauthConnections.id })
+    .from(oauthConnections)
+    .where(and(eq(oauthConnections.grantId, grantId), eq(oauthConnections.accountId, accountId), liveSql));
+  if (!row) return false;
+  return revokeConnection(db, accountId, row.id).then(
+    () => true,
+    (e) => (isAppError(e) && e.code === "not_found" ? false : Promise.reject(e)),
+  );
+}
+
+/**
+ * Revokes every live connection of the account (a password change ends them, as it ends the other
+ * sessions), each through revokeConnection. Returns their grant ids, for the provider's KV clean-up.
+ */
+export async function revokeAllConnections(db: Db, accountId: string): Promise<string[]> {
+  const live = await db
+    .select({ id: oauthConnections.id })
+    .from(oauthConnections)
+    .where(and(eq(oauthConnections.accountId, accountId), liveSql));
+  const ended = await Promise.all(
+    live.map(({ id }) => revokeConnection(db, accountId, id).catch((e) => (isAppError(e) ? undefined : Promise.reject(e)))),
+  );
+  return ended.flatMap((row) => (row ? [row.grantId] : []));
 }
 
 export interface ConnectionRecord extends ConnectionSummary {
