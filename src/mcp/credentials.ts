@@ -71,8 +71,8 @@ export async function grantCredential(
 ): Promise<Credential & { rateHeaders: RateHeaders }> {
   const count = () => consume(env, RATE_POLICIES.perKey, `connection:${grant.connectionId}`, "requests per connection");
   const rateHeaders = await count();
-  const connection = await authenticateConnection(db, grant.accountId, grant.connectionId).catch((e) =>
-    failedKeyAttempt(env, request, e),
+  const connection = await authenticateConnection(db, grant.accountId, grant.connectionId, grant.generation).catch(
+    (e) => failedKeyAttempt(env, request, e),
   );
   return {
     rateHeaders,

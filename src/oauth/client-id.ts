@@ -65,7 +65,7 @@ export class ClientLookupTimeout extends Error {
  * writes nothing: the abandoned look-up ends with the request.
  */
 export async function withinLookupTime<T>(work: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  let timer: ReturnType<typeof setTimeout> | null = null;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new ClientLookupTimeout()), CLIENT_LOOKUP_MS);
   });

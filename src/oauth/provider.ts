@@ -15,7 +15,8 @@ import { publicOrigin } from "../http/public-origin";
 import { clientIp, consume, RATE_POLICIES, withRateHeaders } from "../http/rate-limit";
 import { MCP_PATH } from "../mcp/path";
 import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
-import { screenTokenRequest, tokenForm } from "./token-request";
+import { handleTokenRequest } from "./token-endpoint";
+import { reportProviderError } from "./provider-reports";
 import { registrationRefusal, withPlainClientName } from "./registration";
 import { SCOPES } from "./scopes";
 
@@ -32,15 +33,21 @@ export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "
  * REST and key requests never evaluate the library.
  */
 
-/** What a grant carries to /mcp (encrypted in KV by the provider): the D1 row that decides if it holds. */
+/**
+ * What a grant carries to /mcp (encrypted in KV by the provider): the D1 row that decides if it holds,
+ * and for an access token from a refresh, the connection's refresh count then (refresh-tokens.ts).
+ */
 export interface GrantProps {
   connectionId: string;
+  generation?: number;
 }
 
 /** The OAuth identity of an /mcp request, as the provider validated it. */
 export interface OAuthGrant {
   accountId: string;
   connectionId: string;
+  /** 0 for the code exchange's access token. */
+  generation: number;
   scopes: string[];
 }
 
@@ -62,9 +69,11 @@ export type Handler = ExportedHandler<Env> & { fetch: NonNullable<ExportedHandle
 async function checkConnection({ grantType, userId, props, env }: TokenExchangeCallbackOptions<Env>) {
   if (grantType !== "authorization_code" && grantType !== "refresh_token") return;
   const { connectionId } = (props ?? {}) as Partial<GrantProps>;
-  if (!connectionId || !(await useConnectionForRefresh(createDb(env.DB), userId, connectionId))) {
-    throw new OAuthError("invalid_grant", { description: "This connection was revoked." });
-  }
+  const use = connectionId ? await useConnectionForRefresh(createDb(env.DB), userId, connectionId) : undefined;
+  if (!connectionId || !use) throw new OAuthError("invalid_grant", { description: "This connection was revoked." });
+  // The grant keeps its props; the new access token also names the refresh it came from.
+  if (grantType === "refresh_token")
+    return { accessTokenProps: { connectionId, generation: use.generation } satisfies GrantProps };
 }
 
 function optionsFor(origin: string, defaultHandler: Handler): OAuthProviderOptions<Env> {
@@ -95,6 +104,7 @@ function optionsFor(origin: string, defaultHandler: Handler): OAuthProviderOptio
     tokenExchangeCallback: checkConnection,
     clientRegistrationCallback: registrationRefusal,
     onError: ({ status, headers, internal, description }) => {
+      reportProviderError(internal);
       if (status >= 500) console.error("oauth error", status, internal.category, internal.reason);
       // /mcp answers 401 as problem+json, whoever refused the token; the challenge stays the provider's.
       if (internal.category !== "protected-resource") return;
@@ -116,7 +126,12 @@ function grantOf(ctx: ExecutionContext): OAuthGrant {
   };
   // Unreachable without both: the provider sets them for every token it accepts.
   if (!props?.connectionId || !auth?.userId) throw new AppError("unauthorized", "The access token carries no grant.");
-  return { accountId: auth.userId, connectionId: props.connectionId, scopes: [...(auth.scope ?? [])] };
+  return {
+    accountId: auth.userId,
+    connectionId: props.connectionId,
+    generation: props.generation ?? 0,
+    scopes: [...(auth.scope ?? [])],
+  };
 }
 
 /**
@@ -183,17 +198,6 @@ export async function revokeGrants(env: Env, origin: string, accountId: string, 
   );
 }
 
-/** RFC 7009: a client that revokes its own refresh token ends the grant; the connection row follows. */
-async function followClientRevocation(request: Request, env: Env, response: Response): Promise<void> {
-  if (!response.ok) return;
-  const body = await request.arrayBuffer().catch(() => new ArrayBuffer(0));
-  const token = new URLSearchParams(new TextDecoder().decode(body)).get("token") ?? "";
-  const [accountId, grantId, secret] = token.split(":");
-  if (!accountId || !grantId || !secret) return;
-  if ((await env.OAUTH_KV.get(`grant:${accountId}:${grantId}`)) !== null) return;
-  await revokeConnectionOfGrant(createDb(env.DB), accountId, grantId);
-}
-
 /** Every OAuth request, and /mcp with an OAuth token: the provider, with our rules around it. */
 export async function handleOAuth(
   request: Request<unknown, IncomingRequestCfProperties>,
@@ -225,15 +229,11 @@ export async function handleOAuth(
       await consume(env, RATE_POLICIES.perIp, `register:${clientIp(request)}`, "client registrations per client IP");
       forwarded = (await withPlainClientName(request)) as typeof request;
     }
-    const tokenPost = pathname === OAUTH_ENDPOINTS.token && request.method === "POST";
-    if (tokenPost) {
-      const refused = await screenTokenRequest(request, await tokenForm(request), oauthApi(env, origin)!);
-      if (refused) return refused;
+    if (pathname === OAUTH_ENDPOINTS.token && request.method === "POST") {
+      const oauth = oauthApi(env, origin) as OAuthHelpers;
+      return withNosniff(await handleTokenRequest(request, env, ctx, provider, oauth));
     }
-    const revocation = tokenPost ? request.clone() : undefined;
-    const response = await provider.fetch(forwarded, env, ctx);
-    if (revocation && response.ok) ctx.waitUntil(followClientRevocation(revocation, env, response).catch(() => {}));
-    return withNosniff(response);
+    return withNosniff(await provider.fetch(forwarded, env, ctx));
   } catch (e) {
     return problemResponseFor(origin, toAppError(e), { "Cache-Control": "no-store" });
   }

@@ -8,7 +8,7 @@ import { oversized } from "./paths";
  * slow (client-id.ts). Answers in the provider's own shape, RFC 6749 §5.2.
  */
 
-const tokenError = (status: number, error: string, description: string) =>
+export const tokenError = (status: number, error: string, description: string) =>
   Response.json(
     { error, error_description: description },
     { status, headers: { "Cache-Control": "no-store", "Content-Type": "application/json" } },

@@ -145,7 +145,9 @@ export async function revokeAllConnections(db: Db, accountId: string): Promise<s
     .from(oauthConnections)
     .where(and(eq(oauthConnections.accountId, accountId), liveSql));
   const ended = await Promise.all(
-    live.map(({ id }) => revokeConnection(db, accountId, id).catch((e) => (isAppError(e) ? undefined : Promise.reject(e)))),
+    live.map(({ id }) =>
+      revokeConnection(db, accountId, id).catch((e) => (isAppError(e) ? undefined : Promise.reject(e))),
+    ),
   );
   return ended.flatMap((row) => (row ? [row.grantId] : []));
 }
@@ -189,17 +191,22 @@ export async function grantIdsOf(db: Db, accountId: string): Promise<string[]> {
 
 /**
  * A token refresh (or the code exchange) for this connection: one statement that both records the use
- * and says whether the connection still holds. False: refuse the refresh (revoked or erased).
+ * and says whether the connection still holds, with the refresh count the new access token carries
+ * (refresh-tokens.ts). Undefined: refuse the refresh (revoked or erased).
  */
-export async function useConnectionForRefresh(db: Db, accountId: string, id: string): Promise<boolean> {
-  const rows = await db
+export async function useConnectionForRefresh(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<{ generation: number } | undefined> {
+  const [row] = await db
     .update(oauthConnections)
     .set({ lastUsedAt: nowSql })
     .where(
       and(eq(oauthConnections.id, id), eq(oauthConnections.accountId, accountId), isNull(oauthConnections.revokedAt)),
     )
-    .returning({ id: oauthConnections.id });
-  return rows.length > 0;
+    .returning({ generation: oauthConnections.refreshGeneration });
+  return row;
 }
 
 export interface ConnectionAuthentication {
@@ -217,25 +224,33 @@ interface ConnectionActorRow {
 
 /**
  * Connection, account and Max in one statement (one D1 round trip per OAuth request): the row exists only
- * while the connection is not revoked. Correlated subqueries, as in the key lookup (api-keys/service.ts).
+ * while the connection is not revoked and the token is not older than its live generation (a retried
+ * refresh retires the pair it replaced, refresh-tokens.ts). Correlated subqueries, as in the key lookup
+ * (api-keys/service.ts).
  */
-const connectionActorSql = (id: string, accountId: string) => sql`
+const connectionActorSql = (id: string, accountId: string, generation: number) => sql`
   SELECT c.account_id AS accountId,
     (SELECT a.time_zone FROM accounts a WHERE a.id = c.account_id) AS timeZone,
     (SELECT ${activeMaxSql("m")} FROM memberships m WHERE m.account_id = c.account_id) AS maxActive,
     (c.last_used_at IS NULL OR c.last_used_at < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds')) AS stale
   FROM oauth_connections c
-  WHERE c.id = ${id} AND c.account_id = ${accountId} AND c.revoked_at IS NULL`;
+  WHERE c.id = ${id} AND c.account_id = ${accountId} AND c.revoked_at IS NULL AND c.live_generation <= ${generation}`;
 
 const REVOKED =
   "This connection was revoked or has ended. Connect the app again (it will ask you to sign in and allow it).";
 
 /**
  * The actor an OAuth access token acts for, judged by D1 on every request (no cache): a revoked
- * connection, or an erased account, is `unauthorized` at once, whatever KV still holds.
+ * connection, an erased account, or a token a retried refresh retired (`generation`, carried in the
+ * token's props; 0 for tokens from the code exchange) is `unauthorized` at once, whatever KV still holds.
  */
-export async function authenticateConnection(db: Db, accountId: string, id: string): Promise<ConnectionAuthentication> {
-  const row = await db.get<ConnectionActorRow | undefined>(connectionActorSql(id, accountId));
+export async function authenticateConnection(
+  db: Db,
+  accountId: string,
+  id: string,
+  generation = 0,
+): Promise<ConnectionAuthentication> {
+  const row = await db.get<ConnectionActorRow | undefined>(connectionActorSql(id, accountId, generation));
   if (!row) throw new AppError("unauthorized", REVOKED);
   const actor: Actor = { accountId: row.accountId, maxActive: !!row.maxActive, timeZone: row.timeZone };
   const touch = row.stale
