@@ -92,8 +92,12 @@ async function exchangeCode(
     await revokeConnectionOfGrant(db, code.accountId, code.grantId);
   const issued = await issuedRefreshToken(response);
   const grant = partsOf(issued);
+  // The code is spent: a failure here must not cost the client its tokens. Unrecorded, the token is
+  // adopted at its first refresh (claimRefresh), as one issued before these rows.
   if (issued && grant)
-    await recordFirstRefreshToken(db, grant.accountId, grant.grantId, await refreshTokenHash(issued));
+    await recordFirstRefreshToken(db, grant.accountId, grant.grantId, await refreshTokenHash(issued)).catch((e) =>
+      console.error("refresh token not recorded", e instanceof Error ? e.message : String(e)),
+    );
   return response;
 }
 
