@@ -1,4 +1,5 @@
 import { type Account, type ApiKey, api, type Session } from "./api";
+import { refreshConnections } from "./connections";
 import { announce, busy, byId } from "./dom";
 import { clearErrors, showErrors } from "./forms";
 import { describeLosses, openDeleteDialog, renderSessions } from "./security";
@@ -60,9 +61,10 @@ function wirePassword(deps: ControlDeps): void {
       await busy(button, "Changing…", async () => {
         await api.changePassword(token, { currentPassword, newPassword });
         form.reset();
-        status.textContent = "Password changed. Every other browser is signed out; your API keys keep working.";
+        status.textContent =
+          "Password changed. Every other browser is signed out and every connected app is disconnected; your API keys keep working.";
         status.hidden = false;
-        await refreshSessions(deps);
+        await Promise.all([refreshSessions(deps), refreshConnections((error) => deps.handleError(error))]);
       });
     } catch (error) {
       deps.handleError(error, form);

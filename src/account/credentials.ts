@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, or, sql } from "drizzle-orm";
 import { nowSql } from "../db/clock";
 import type { AccountDb } from "../domain/context";
 import { AppError } from "../domain/errors";
@@ -13,7 +13,7 @@ import { account, apiKeys, connections } from "./schema";
  */
 export type Credential =
   | { kind: "key"; keyHash: string }
-  | { kind: "connection"; connectionId: string }
+  | { kind: "connection"; connectionId: string; generation: number }
   | { kind: "session" };
 
 export const UNAUTHORIZED =
@@ -52,7 +52,13 @@ function checkCredential(db: AccountDb, credential: Credential): { keyId?: strin
   const connection = db
     .select({ stale: usedOverAMinuteAgo(connections.lastUsedAt) })
     .from(connections)
-    .where(and(eq(connections.id, credential.connectionId), isNull(connections.revokedAt)))
+    .where(
+      and(
+        eq(connections.id, credential.connectionId),
+        isNull(connections.revokedAt),
+        lte(connections.liveGeneration, credential.generation),
+      ),
+    )
     .get();
   if (!connection) throw new AppError("unauthorized", CONNECTION_ENDED);
   if (connection.stale)

@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { nowSql } from "../db/clock";
@@ -32,7 +32,8 @@ export type AccountChange =
   | { kind: "keyCreated"; id: string; keyHash: string; expiresAt: string | null }
   | { kind: "keyRevoked"; id: string }
   | { kind: "connectionCreated"; id: string; replaces: string[] }
-  | { kind: "connectionsRevoked"; ids: string[] };
+  | { kind: "connectionsRevoked"; ids: string[] }
+  | { kind: "connectionGeneration"; id: string; generation: number };
 
 /**
  * One account's data and the authority over its task requests: a SQLite-backed Durable Object, one per
@@ -106,6 +107,12 @@ export class AccountObject extends DurableObject<Env> {
         return;
       case "connectionsRevoked":
         this.revokeConnections(change.ids);
+        return;
+      case "connectionGeneration":
+        db.update(connections)
+          .set({ liveGeneration: sql`max(${connections.liveGeneration}, ${change.generation})` })
+          .where(eq(connections.id, change.id))
+          .run();
         return;
     }
   }

@@ -77,10 +77,14 @@ export const apiKeys = sqliteTable("api_keys", {
   lastUsedAt: text("last_used_at"),
 });
 
-/** OAuth connections (their D1 row's id): live until revoked. */
+/**
+ * OAuth connections (their D1 row's id): live until revoked. An access token issued before
+ * `liveGeneration` is refused: a retried refresh retires the pair it replaced (connections/refresh-tokens.ts).
+ */
 export const connections = sqliteTable("connections", {
   id: text("id").primaryKey(),
   revokedAt: text("revoked_at"),
+  liveGeneration: integer("live_generation").notNull().default(0),
   lastUsedAt: text("last_used_at"),
 });
 

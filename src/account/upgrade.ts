@@ -61,7 +61,12 @@ export async function readLegacyAccount(binding: D1Database, accountId: string):
       revokedAt,
       lastUsedAt,
     })),
-    connections: connectionRows.map(({ id, revokedAt, lastUsedAt }) => ({ id, revokedAt, lastUsedAt })),
+    connections: connectionRows.map(({ id, revokedAt, lastUsedAt, liveGeneration }) => ({
+      id,
+      revokedAt,
+      lastUsedAt,
+      liveGeneration,
+    })),
     lists: listRows.map(({ accountId: _, ...list }) => list),
     tasks: taskRows,
     // A claim whose task was never stored (a request cut short) has nothing to replay.

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { type TaskFields, taskFields } from "../domain/tasks/fields";
 import { nowSql } from "./clock";
 
@@ -198,9 +198,33 @@ export const oauthConnections = sqliteTable(
     /** Refreshed on a token refresh and, at most once a minute, on MCP requests. */
     lastUsedAt: text("last_used_at"),
     revokedAt: text("revoked_at"),
+    /** A token refresh in flight holds the connection until then (Worker clock): one refresh at a time. */
+    refreshLeaseUntil: text("refresh_lease_until"),
+    /** Refreshes so far; each access token carries the count it was issued at (GrantProps.generation). */
+    refreshGeneration: integer("refresh_generation").notNull().default(0),
+    /** Access tokens issued before this count are refused: a retried refresh abandons the pair it replaces. */
+    liveGeneration: integer("live_generation").notNull().default(0),
   },
   (t) => [
     uniqueIndex("oauth_connections_grant_unique").on(t.grantId),
     index("oauth_connections_account_idx").on(t.accountId),
   ],
+);
+
+/**
+ * Every refresh token a connection was issued, by SHA-256 (the provider's own token id): the live one
+ * has no `replaced_at`. A replaced one presented after its grace period ends the connection
+ * (src/domain/connections/refresh-tokens.ts). Times are the Worker's clock, as the provider's token lifetimes.
+ */
+export const oauthRefreshTokens = sqliteTable(
+  "oauth_refresh_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    connectionId: text("connection_id")
+      .notNull()
+      .references(() => oauthConnections.id, { onDelete: "cascade" }),
+    issuedAt: text("issued_at").notNull(),
+    replacedAt: text("replaced_at"),
+  },
+  (t) => [index("oauth_refresh_tokens_connection_idx").on(t.connectionId, t.replacedAt)],
 );

@@ -5,6 +5,7 @@ import { endSession, listSessions } from "../domain/accounts/sessions";
 import type { AppEnv } from "../env";
 import { body, GivenPassword, json, NewPassword, session, SessionSummary } from "./account-schemas";
 import { errorResponses } from "./problem";
+import { publicOrigin } from "./public-origin";
 import { reauthenticate } from "./sign-in";
 
 /** The account's sessions (see them, end one: a lost laptop) and its password. Guards: SESSION (access.ts). */
@@ -58,7 +59,10 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
       security: session,
       request: body(PasswordChange),
       responses: {
-        204: { description: "Changed. Every other session has ended; this one and the API keys keep working." },
+        204: {
+          description:
+            "Changed. Every other session and every OAuth connection has ended; this session and the API keys keep working.",
+        },
         // invalid_credentials: the current password is wrong (counted like a sign-in attempt).
         ...errorResponses(
           "validation_failed",
@@ -72,7 +76,14 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       const { currentPassword, newPassword } = c.req.valid("json");
       const account = await reauthenticate(c, currentPassword, "currentPassword");
-      await changePassword(c.var.db, account, c.var.sessionId, newPassword);
+      const { grantIds } = await changePassword(c.var.db, c.env, account, c.var.sessionId, newPassword);
+      // D1 has ended the connections; their grants leave KV after the answer (clean-up, as on revocation).
+      if (grantIds.length) {
+        const origin = publicOrigin(c.env, c.req.url);
+        c.executionCtx.waitUntil(
+          import("../oauth/provider").then(({ revokeGrants }) => revokeGrants(c.env, origin, account.id, grantIds)),
+        );
+      }
       return c.body(null, 204);
     },
   );

@@ -75,7 +75,7 @@ export async function grantCredential(request: Request, env: Env, grant: OAuthGr
   const caller: AccountCaller = {
     env,
     accountId: grant.accountId,
-    credential: { kind: "connection", connectionId: grant.connectionId },
+    credential: { kind: "connection", connectionId: grant.connectionId, generation: grant.generation },
   };
   return {
     ...rememberingAuthentication(caller, request),

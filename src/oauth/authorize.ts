@@ -1,5 +1,5 @@
 import type { AuthRequest, ConsentDescription, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
-import { type Context, Hono } from "hono";
+import { type Context, Hono, type Next } from "hono";
 import { accountSecret } from "../domain/accounts/reauthentication";
 import { getAccount, verifyCredentials } from "../domain/accounts/service";
 import { createConnection, newConnectionId } from "../domain/connections/service";
@@ -9,6 +9,7 @@ import { readWithin } from "../http/body";
 import { publicOrigin } from "../http/public-origin";
 import { clientIp, consume, RATE_POLICIES } from "../http/rate-limit";
 import { limitLogin } from "../http/sign-in";
+import { ClientLookupTimeout, clientIdRefusal, withinLookupTime } from "./client-id";
 import { isConsentTicketOf, issueConsentTicket, ticketAccountId } from "./consent-ticket";
 import { consentPage, errorPage, pageHeaders, signInPage } from "./pages";
 import { OAUTH_ENDPOINTS, oversized } from "./paths";
@@ -31,6 +32,9 @@ import { grantedScopes } from "./scopes";
 const MAX_FORM_BYTES = 8192;
 
 type C = Context<AppEnv>;
+
+const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
+const S256_SHAPE = "code_challenge must be 43 base64url characters (the SHA-256 of the code_verifier, unpadded)";
 
 const page = (c: C, status: 200 | 400 | 403 | 404 | 429, html: string, headers: Record<string, string> = {}) =>
   c.body(html, status, { ...pageHeaders(), ...headers });
@@ -61,24 +65,34 @@ async function parseRequest(
   oauth: OAuthHelpers,
 ): Promise<{ request: AuthRequest; details: ConsentDescription } | Response> {
   const { AuthorizationError, CimdFetchError, authorizationErrorRedirect } = await library();
-  if (oversized(new URL(c.req.url).searchParams.get("client_id")))
+  const clientId = new URL(c.req.url).searchParams.get("client_id");
+  if (oversized(clientId))
     return page(c, 400, errorPage("This connection request is invalid", "The client_id is too long."));
+  const unverified = (why: string) => page(c, 400, errorPage("This app could not be verified", why));
+  const refusal = clientId === null ? null : clientIdRefusal(clientId);
+  if (refusal) return unverified(`Its client_id is not a URL this service fetches. ${refusal}`);
   try {
-    const request = await oauth.parseAuthRequest(c.req.raw);
+    // Parsing and describing only read (the client's document among them): safe to give up on.
+    const parsed = await withinLookupTime(
+      oauth.parseAuthRequest(c.req.raw).then(async (request) => ({
+        request,
+        details: await oauth.describeConsent(request),
+      })),
+    );
     // The library lets a confidential client skip PKCE; OAuth 2.1 as MCP profiles it does not, nor do we.
-    if (!request.codeChallenge)
-      return c.redirect(authorizationErrorRedirect(request, "invalid_request", "PKCE (S256) is required"), 302);
-    return { request, details: await oauth.describeConsent(request) };
+    const challenge = parsed.request.codeChallenge;
+    if (!challenge)
+      return c.redirect(authorizationErrorRedirect(parsed.request, "invalid_request", "PKCE (S256) is required"), 302);
+    // RFC 7636 §4.2: an S256 challenge is a SHA-256 in base64url, 43 characters; §4.4.1 names the error.
+    if (!S256_CHALLENGE.test(challenge))
+      return c.redirect(authorizationErrorRedirect(parsed.request, "invalid_request", S256_SHAPE), 302);
+    return parsed;
   } catch (e) {
+    if (e instanceof ClientLookupTimeout) return unverified(e.message);
     if (e instanceof AuthorizationError && e.redirectTo) return c.redirect(e.redirectTo, 302);
     if (e instanceof AuthorizationError)
       return page(c, 400, errorPage("This connection request is invalid", e.description));
-    if (e instanceof CimdFetchError)
-      return page(
-        c,
-        400,
-        errorPage("This app could not be verified", "Its client metadata document could not be read."),
-      );
+    if (e instanceof CimdFetchError) return unverified("Its client metadata document could not be read.");
     throw e;
   }
 }
@@ -186,8 +200,23 @@ async function decide(c: C, oauth: OAuthHelpers, form: URLSearchParams): Promise
   }
 }
 
+/**
+ * Every authorize request, before any work: each may make the provider fetch a client's document, so
+ * an address gets the per-IP budget of sign-in (10 a minute, counted apart from it).
+ */
+async function limitAuthorize(c: C, next: Next) {
+  try {
+    await consume(c.env, RATE_POLICIES.perIp, `authorize:${clientIp(c.req.raw)}`, "authorize requests per client IP");
+  } catch (e) {
+    if (!isAppError(e) || e.code !== "rate_limited") throw e;
+    return page(c, 429, errorPage("Too many requests", e.detail), { "Retry-After": String(e.retryAfter ?? 60) });
+  }
+  await next();
+}
+
 export function createAuthorizeApp() {
   const app = new Hono<AppEnv>();
+  app.use(OAUTH_ENDPOINTS.authorize, limitAuthorize);
 
   app.get(OAUTH_ENDPOINTS.authorize, async (c) => {
     const parsed = await parseRequest(c, await helpersFor(c));

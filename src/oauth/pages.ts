@@ -1,4 +1,6 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
+import { plainClientName } from "../domain/connections/client-name";
+import { MAX_CLIENT_NAME } from "../domain/connections/service";
 import { SCOPE_DESCRIPTIONS, type Scope } from "./scopes";
 
 /**
@@ -53,7 +55,9 @@ function clientBlock(details: ConsentDescription): string {
   return `<p>${origin} Access will be sent to <strong id="redirect-host">${escapeHtml(details.redirectHost)}</strong>.</p>${loopback}`;
 }
 
-const clientName = (details: ConsentDescription) => details.clientName.slice(0, 200);
+/** Its registered or published name, without bidi or control characters (client-name.ts). */
+const clientName = (details: ConsentDescription) =>
+  (plainClientName(details.clientName) || details.clientId).slice(0, MAX_CLIENT_NAME);
 
 export interface SignInPage {
   details: ConsentDescription;

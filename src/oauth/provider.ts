@@ -9,18 +9,16 @@ import {
 import { toAppError } from "../http/app-error";
 import type { OAuthGrant } from "./grant";
 import { createDb } from "../db/client";
-import {
-  CONNECTION_IDLE_DAYS,
-  MAX_CLIENT_NAME,
-  revokeConnectionOfGrant,
-  useConnectionForRefresh,
-} from "../domain/connections/service";
+import { CONNECTION_IDLE_DAYS, revokeConnectionOfGrant, useConnectionForRefresh } from "../domain/connections/service";
 import { AppError } from "../domain/errors";
 import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";
 import { clientIp, consume, RATE_POLICIES, withRateHeaders } from "../http/rate-limit";
 import { MCP_PATH } from "../mcp/path";
-import { OAUTH_ENDPOINTS, oversized, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
+import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
+import { handleTokenRequest } from "./token-endpoint";
+import { reportProviderError } from "./provider-reports";
+import { registrationRefusal, withPlainClientName } from "./registration";
 import { SCOPES } from "./scopes";
 
 export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "@cloudflare/workers-oauth-provider";
@@ -36,12 +34,14 @@ export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "
  * REST and key requests never evaluate the library.
  */
 
-/** What a grant carries to /mcp (encrypted in KV by the provider): the D1 row that decides if it holds. */
+/**
+ * What a grant carries to /mcp (encrypted in KV by the provider): the D1 row that decides if it holds,
+ * and for an access token from a refresh, the connection's refresh count then (refresh-tokens.ts).
+ */
 export interface GrantProps {
   connectionId: string;
+  generation?: number;
 }
-
-/** The OAuth identity of an /mcp request, as the provider validated it. */
 
 const DAY = 86_400;
 /** The baseline header of every other answer (src/http/security-headers.ts), on the provider's too. */
@@ -53,9 +53,6 @@ const withNosniff = (response: Response) =>
 /** How a request reaches the rest of the Worker: the Hono app, or /mcp's handler. */
 export type Handler = ExportedHandler<Env> & { fetch: NonNullable<ExportedHandler<Env>["fetch"]> };
 
-/** A registration larger than this (JSON text) is refused: client metadata is a few hundred bytes. */
-const MAX_REGISTRATION_CHARS = 8192;
-
 /**
  * The token endpoint's refresh and code exchange ask D1 whether the connection still holds (and record
  * the use): a revoked connection's refresh token fails at once in every location, though KV may still
@@ -64,9 +61,11 @@ const MAX_REGISTRATION_CHARS = 8192;
 async function checkConnection({ grantType, userId, props, env }: TokenExchangeCallbackOptions<Env>) {
   if (grantType !== "authorization_code" && grantType !== "refresh_token") return;
   const { connectionId } = (props ?? {}) as Partial<GrantProps>;
-  if (!connectionId || !(await useConnectionForRefresh(createDb(env.DB), userId, connectionId))) {
-    throw new OAuthError("invalid_grant", { description: "This connection was revoked." });
-  }
+  const use = connectionId ? await useConnectionForRefresh(createDb(env.DB), userId, connectionId) : undefined;
+  if (!connectionId || !use) throw new OAuthError("invalid_grant", { description: "This connection was revoked." });
+  // The grant keeps its props; the new access token also names the refresh it came from.
+  if (grantType === "refresh_token")
+    return { accessTokenProps: { connectionId, generation: use.generation } satisfies GrantProps };
 }
 
 function optionsFor(origin: string, defaultHandler: Handler): OAuthProviderOptions<Env> {
@@ -95,14 +94,9 @@ function optionsFor(origin: string, defaultHandler: Handler): OAuthProviderOptio
     refreshTokenIdleTTL: CONNECTION_IDLE_DAYS * DAY,
     clientIdMetadataDocumentEnabled: true,
     tokenExchangeCallback: checkConnection,
-    clientRegistrationCallback: ({ clientMetadata }) => {
-      const name = clientMetadata.client_name;
-      if (typeof name === "string" && name.length > MAX_CLIENT_NAME)
-        return { description: `client_name must be at most ${MAX_CLIENT_NAME} characters` };
-      if (JSON.stringify(clientMetadata).length > MAX_REGISTRATION_CHARS)
-        return { description: `client metadata must be at most ${MAX_REGISTRATION_CHARS} characters of JSON` };
-    },
+    clientRegistrationCallback: registrationRefusal,
     onError: ({ status, headers, internal, description }) => {
+      reportProviderError(internal);
       if (status >= 500) console.error("oauth error", status, internal.category, internal.reason);
       // /mcp answers 401 as problem+json, whoever refused the token; the challenge stays the provider's.
       if (internal.category !== "protected-resource") return;
@@ -124,7 +118,12 @@ function grantOf(ctx: ExecutionContext): OAuthGrant {
   };
   // Unreachable without both: the provider sets them for every token it accepts.
   if (!props?.connectionId || !auth?.userId) throw new AppError("unauthorized", "The access token carries no grant.");
-  return { accountId: auth.userId, connectionId: props.connectionId, scopes: [...(auth.scope ?? [])] };
+  return {
+    accountId: auth.userId,
+    connectionId: props.connectionId,
+    generation: props.generation ?? 0,
+    scopes: [...(auth.scope ?? [])],
+  };
 }
 
 /**
@@ -191,27 +190,6 @@ export async function revokeGrants(env: Env, origin: string, accountId: string, 
   );
 }
 
-/** RFC 7009: a client that revokes its own refresh token ends the grant; the connection row follows. */
-async function followClientRevocation(request: Request, env: Env, response: Response): Promise<void> {
-  if (!response.ok) return;
-  const body = await request.arrayBuffer().catch(() => new ArrayBuffer(0));
-  const token = new URLSearchParams(new TextDecoder().decode(body)).get("token") ?? "";
-  const [accountId, grantId, secret] = token.split(":");
-  if (!accountId || !grantId || !secret) return;
-  if ((await env.OAUTH_KV.get(`grant:${accountId}:${grantId}`)) !== null) return;
-  await revokeConnectionOfGrant(createDb(env.DB), env, accountId, grantId);
-}
-
-/** A token request naming an id or token longer than any of ours (see MAX_OAUTH_ID_BYTES). */
-async function oversizedTokenRequest(request: Request): Promise<boolean> {
-  if (oversized(request.headers.get("authorization"))) return true;
-  if (!/^application\/x-www-form-urlencoded\b/i.test(request.headers.get("content-type") ?? "")) return false;
-  const form = new URLSearchParams(new TextDecoder().decode(await request.clone().arrayBuffer()));
-  return ["client_id", "code", "refresh_token", "token", "subject_token"].some((name) =>
-    form.getAll(name).some(oversized),
-  );
-}
-
 /** Every OAuth request, and /mcp with an OAuth token: the provider, with our rules around it. */
 export async function handleOAuth(
   request: Request<unknown, IncomingRequestCfProperties>,
@@ -238,18 +216,16 @@ export async function handleOAuth(
       const metadata = new Request(`${origin}${protectedResourceMetadataPath()}`, request);
       return withNosniff(await provider.fetch(metadata as typeof request, env, ctx));
     }
+    let forwarded = request;
     if (pathname === OAUTH_ENDPOINTS.register && request.method === "POST") {
       await consume(env, RATE_POLICIES.perIp, `register:${clientIp(request)}`, "client registrations per client IP");
+      forwarded = (await withPlainClientName(request)) as typeof request;
     }
-    if (pathname === OAUTH_ENDPOINTS.token && request.method === "POST" && (await oversizedTokenRequest(request)))
-      return Response.json(
-        { error: "invalid_request", error_description: "A client_id or token is too long." },
-        { status: 400, headers: { "Cache-Control": "no-store" } },
-      );
-    const revocation = pathname === OAUTH_ENDPOINTS.token && request.method === "POST" ? request.clone() : undefined;
-    const response = await provider.fetch(request, env, ctx);
-    if (revocation && response.ok) ctx.waitUntil(followClientRevocation(revocation, env, response).catch(() => {}));
-    return withNosniff(response);
+    if (pathname === OAUTH_ENDPOINTS.token && request.method === "POST") {
+      const oauth = oauthApi(env, origin) as OAuthHelpers;
+      return withNosniff(await handleTokenRequest(request, env, ctx, provider, oauth));
+    }
+    return withNosniff(await provider.fetch(forwarded, env, ctx));
   } catch (e) {
     return problemResponseFor(origin, toAppError(e), { "Cache-Control": "no-store" });
   }

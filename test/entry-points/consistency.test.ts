@@ -1,5 +1,6 @@
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { REFRESH_GRACE_SECONDS } from "../../src/domain/connections/refresh-tokens";
 import { errorCodes } from "../../src/domain/errors";
 import { BASE, call, json, maxUser } from "../helpers";
 
@@ -222,6 +223,14 @@ describe("SKILL.md", () => {
     expect(skill).toMatch(/secret settings/);
     expect(skill).toMatch(/401 versus 403/);
     expect(skill).toMatch(/`since`/);
+  });
+
+  it("states how OAuth refresh tokens and connections behave, with the numbers the Worker uses", () => {
+    expect(skill).toContain(`still works for ${REFRESH_GRACE_SECONDS} seconds`);
+    expect(skill).toMatch(/keep only the newest/);
+    expect(skill).toMatch(/disconnects the app \(reuse detection\)/);
+    expect(skill).toMatch(/in flight is `invalid_grant`/);
+    expect(skill).toMatch(/A password change disconnects every app/);
   });
 
   it("lists every error code the API documents", async () => {

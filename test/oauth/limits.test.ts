@@ -1,24 +1,7 @@
-import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
 import { maxUser } from "../helpers";
 import { atWindowStart, uniqueIp } from "../hardening/support";
-import { authorizeUrl, ORIGIN, pkce, REDIRECT, registerClient } from "./support";
-
-/** The real Worker with its rate limits on (the suite runs with them off), from a given client IP. */
-async function limited(url: string, init: RequestInit & { ip: string }): Promise<Response> {
-  const headers = new Headers(init.headers);
-  headers.set("CF-Connecting-IP", init.ip);
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    new Request(url, { ...init, headers }) as Request<unknown, IncomingRequestCfProperties>,
-    { ...env, RATE_LIMITS: "on" } as Env,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  return response;
-}
+import { authorizeUrl, limited, ORIGIN, pkce, REDIRECT, registerClient } from "./support";
 
 const signIn = (url: string, ip: string, email: string, password: string) =>
   limited(url, {

@@ -1,6 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { exports } from "cloudflare:workers";
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import worker from "../../src/index";
 
 /**
  * OAuth needs https (or loopback http): these tests call the Worker at https://example.com, where the
@@ -12,6 +14,20 @@ export const REDIRECT = "https://client.example/callback";
 
 export const fetchWorker = (input: string | URL | Request, init?: RequestInit) =>
   exports.default.fetch(new Request(input, init));
+
+/** The real Worker with its rate limits on (the suite runs with them off), from a given client IP. */
+export async function limited(url: string, init: RequestInit & { ip: string }): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set("CF-Connecting-IP", init.ip);
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(url, { ...init, headers }) as Request<unknown, IncomingRequestCfProperties>,
+    { ...env, RATE_LIMITS: "on" } as Env,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  return response;
+}
 
 /** A JSON-RPC POST to /mcp, as the spec shows it. */
 export function mcpCall(token: string | undefined, body: unknown, headers: Record<string, string> = {}) {

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accounts } from "../../db/schema";
+import { revokeAllConnections } from "../connections/service";
 import { AppError } from "../errors";
 import { hashPassword, verifyPassword } from "./password";
 import { endOtherSessions } from "./sessions";
@@ -33,18 +34,24 @@ export async function confirmPassword(account: AccountSecret, password: string, 
 
 /**
  * The new password and the end of every other session, in one batch: a thief signed in elsewhere
- * is out the moment the password changes. API keys are left alone (they are separate credentials
- * a person revokes one by one), and device tokens die with the old hash they were signed with.
+ * is out the moment the password changes. Every OAuth connection ends first (whoever connected an app
+ * with the old password loses it); should the password write then fail, the person tries again with
+ * the same password. API keys are left alone (they are separate credentials a person revokes one by
+ * one), and device tokens die with the old hash they were signed with. Returns the ended connections'
+ * grant ids, for the provider's KV clean-up.
  */
 export async function changePassword(
   db: Db,
+  env: Env,
   account: AccountSecret,
   keepSessionId: string,
   newPassword: string,
-): Promise<void> {
+): Promise<{ grantIds: string[] }> {
   const passwordHash = await hashPassword(newPassword);
+  const grantIds = await revokeAllConnections(db, env, account.id);
   await db.batch([
     db.update(accounts).set({ passwordHash }).where(eq(accounts.id, account.id)),
     endOtherSessions(db, account.id, keepSessionId),
   ]);
+  return { grantIds };
 }

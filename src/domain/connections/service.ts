@@ -2,8 +2,9 @@ import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { accountObject, changeAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { nowSql, oauthConnections } from "../../db/schema";
-import { AppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { newId } from "../ids";
+import { plainClientName } from "./client-name";
 
 /**
  * Connections: the apps a person allowed on the consent page (OAuth grants), as D1 rows. The grant and
@@ -70,7 +71,7 @@ export async function createConnection(db: Db, env: Env, input: NewConnection): 
       accountId: input.accountId,
       grantId: input.grantId,
       clientId: input.clientId,
-      clientName: input.clientName.slice(0, MAX_CLIENT_NAME),
+      clientName: (plainClientName(input.clientName) || input.clientId).slice(0, MAX_CLIENT_NAME),
       redirectUri: input.redirectUri,
       scopes: input.scopes.join(" "),
     }),
@@ -132,17 +133,38 @@ export async function revokeConnection(db: Db, env: Env, accountId: string, id: 
   return row;
 }
 
-/** Marks the connection of a grant revoked (its client revoked the grant itself, RFC 7009). */
-export async function revokeConnectionOfGrant(db: Db, env: Env, accountId: string, grantId: string): Promise<void> {
-  const live = and(
-    eq(oauthConnections.grantId, grantId),
-    eq(oauthConnections.accountId, accountId),
-    isNull(oauthConnections.revokedAt),
+/**
+ * Revokes the connection of a grant, if it is still live: its client revoked the grant itself (RFC 7009),
+ * replayed its authorization code, or reused a replaced refresh token. Through revokeConnection, as
+ * every revocation (the account's object first, then D1). Returns whether a live connection ended.
+ */
+export async function revokeConnectionOfGrant(db: Db, env: Env, accountId: string, grantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: oauthConnections.id })
+    .from(oauthConnections)
+    .where(and(eq(oauthConnections.grantId, grantId), eq(oauthConnections.accountId, accountId), liveSql));
+  if (!row) return false;
+  return revokeConnection(db, env, accountId, row.id).then(
+    () => true,
+    (e) => (isAppError(e) && e.code === "not_found" ? false : Promise.reject(e)),
   );
-  const rows = await db.select({ id: oauthConnections.id }).from(oauthConnections).where(live);
-  if (rows.length === 0) return;
-  await changeAccount(env, accountId, { kind: "connectionsRevoked", ids: rows.map((row) => row.id) });
-  await db.update(oauthConnections).set({ revokedAt: nowSql }).where(live);
+}
+
+/**
+ * Revokes every live connection of the account (a password change ends them, as it ends the other
+ * sessions), each through revokeConnection. Returns their grant ids, for the provider's KV clean-up.
+ */
+export async function revokeAllConnections(db: Db, env: Env, accountId: string): Promise<string[]> {
+  const live = await db
+    .select({ id: oauthConnections.id })
+    .from(oauthConnections)
+    .where(and(eq(oauthConnections.accountId, accountId), liveSql));
+  const ended = await Promise.all(
+    live.map(({ id }) =>
+      revokeConnection(db, env, accountId, id).catch((e) => (isAppError(e) ? undefined : Promise.reject(e))),
+    ),
+  );
+  return ended.flatMap((row) => (row ? [row.grantId] : []));
 }
 
 export interface ConnectionRecord extends ConnectionSummary {
@@ -184,15 +206,20 @@ export async function grantIdsOf(db: Db, accountId: string): Promise<string[]> {
 
 /**
  * A token refresh (or the code exchange) for this connection: one statement that both records the use
- * and says whether the connection still holds. False: refuse the refresh (revoked or erased).
+ * and says whether the connection still holds, with the refresh count the new access token carries
+ * (refresh-tokens.ts). Undefined: refuse the refresh (revoked or erased).
  */
-export async function useConnectionForRefresh(db: Db, accountId: string, id: string): Promise<boolean> {
-  const rows = await db
+export async function useConnectionForRefresh(
+  db: Db,
+  accountId: string,
+  id: string,
+): Promise<{ generation: number } | undefined> {
+  const [row] = await db
     .update(oauthConnections)
     .set({ lastUsedAt: nowSql })
     .where(
       and(eq(oauthConnections.id, id), eq(oauthConnections.accountId, accountId), isNull(oauthConnections.revokedAt)),
     )
-    .returning({ id: oauthConnections.id });
-  return rows.length > 0;
+    .returning({ generation: oauthConnections.refreshGeneration });
+  return row;
 }
