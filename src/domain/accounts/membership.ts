@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { memberships, nowSql } from "../../db/schema";
 
@@ -21,14 +21,45 @@ export function toMembership(
   return { plan, active: plan === "max" && !!row?.active, expiresAt: row?.expiresAt ?? null };
 }
 
-export async function setMembership(
-  db: Db,
-  accountId: string,
-  plan: "free" | "max",
-  expiresAt: string | null,
-): Promise<void> {
-  await db
-    .insert(memberships)
-    .values({ accountId, plan, expiresAt })
-    .onConflictDoUpdate({ target: memberships.accountId, set: { plan, expiresAt, updatedAt: nowSql } });
+/**
+ * Who grants Max: the operator (PUT /admin/memberships) or a Stripe subscription (docs/billing.md).
+ * `expiresAt` null means no end; a subscription's grant always has one, and "free" withdraws it.
+ */
+export interface MembershipGrant {
+  source: "admin" | "subscription";
+  plan: "free" | "max";
+  expiresAt: string | null;
+}
+
+/**
+ * The membership is the union of both grants: Max while either gives it, until the later end (an
+ * operator's grant without an end outlasts any subscription). RFC 3339 UTC text orders as time.
+ */
+const effectivePlan = sql`CASE WHEN ${memberships.grantedPlan} = 'max' OR ${memberships.subscriptionExpiresAt} IS NOT NULL
+  THEN 'max' ELSE 'free' END`;
+const effectiveExpiry = sql`CASE
+  WHEN ${memberships.grantedPlan} = 'max' AND ${memberships.grantedExpiresAt} IS NULL THEN NULL
+  WHEN ${memberships.grantedPlan} = 'max' THEN max(${memberships.grantedExpiresAt}, coalesce(${memberships.subscriptionExpiresAt}, ''))
+  ELSE ${memberships.subscriptionExpiresAt} END`;
+
+/**
+ * The one write of a membership, for every source: the operator's route and the Stripe webhook both
+ * come here, so moving memberships elsewhere re-points this function only. It takes effect on the next
+ * request (the key lookup reads `plan` and `expires_at`, no cache). One batch: one transaction.
+ */
+export async function setMembership(db: Db, accountId: string, grant: MembershipGrant): Promise<void> {
+  const own =
+    grant.source === "admin"
+      ? { grantedPlan: grant.plan, grantedExpiresAt: grant.expiresAt }
+      : { subscriptionExpiresAt: grant.plan === "max" ? grant.expiresAt : null };
+  await db.batch([
+    db
+      .insert(memberships)
+      .values({ accountId, ...own })
+      .onConflictDoUpdate({ target: memberships.accountId, set: own }),
+    db
+      .update(memberships)
+      .set({ plan: effectivePlan, expiresAt: effectiveExpiry, updatedAt: nowSql })
+      .where(eq(memberships.accountId, accountId)),
+  ]);
 }

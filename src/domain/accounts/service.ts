@@ -167,7 +167,7 @@ export async function updateAccount(db: Db, accountId: string, patch: { timeZone
   return (await getAccount(db, accountId))!;
 }
 
-/** Admin: sets the plan of the account with this email. */
+/** Admin: sets the operator's grant of the account with this email; a subscription's grant still counts (membership.ts). */
 export async function grantMembership(
   db: Db,
   input: { email: string; plan: "free" | "max"; expiresAt?: string | null },
@@ -177,6 +177,10 @@ export async function grantMembership(
     .from(accounts)
     .where(eq(accounts.email, normalizeEmail(input.email)));
   if (!row) throw new AppError("not_found", "No account with this email.");
-  await setMembership(db, row.id, input.plan, input.expiresAt ? new Date(input.expiresAt).toISOString() : null);
+  await setMembership(db, row.id, {
+    source: "admin",
+    plan: input.plan,
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+  });
   return (await getAccount(db, row.id))!;
 }
