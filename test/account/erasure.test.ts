@@ -33,7 +33,8 @@ async function indexedWords(accountId: string): Promise<number> {
   return row!.n;
 }
 
-describe("DELETE /account", () => {
+// Two seeded accounts (every table, signed Stripe events included) take a few seconds on a busy machine.
+describe("DELETE /account", { timeout: 20_000 }, () => {
   it("erases every row of the account in every table, and leaves another account whole", async () => {
     const gone = await seededAccount("erase-me");
     const kept = await seededAccount("keep-me");
@@ -48,6 +49,8 @@ describe("DELETE /account", () => {
       "lists",
       "idempotency_keys",
       "oauth_connections",
+      "billing_customers",
+      "billing_subscriptions",
     ])
       expect(before[table], table).toBeGreaterThan(0);
     // The search index keeps words, not ids, in binary segments that the scan above cannot read:

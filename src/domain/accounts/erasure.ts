@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { billingCustomers, billingSubscriptions } from "../../db/billing-schema";
 import type { Db } from "../../db/client";
 import {
   accounts,
@@ -35,6 +36,9 @@ export async function eraseAccount(db: Db, accountId: string): Promise<{ grantId
     db.delete(apiKeys).where(eq(apiKeys.accountId, accountId)),
     db.delete(sessions).where(eq(sessions.accountId, accountId)),
     db.delete(memberships).where(eq(memberships.accountId, accountId)),
+    // Stripe keeps its own records (docs/billing.md); here only the link to them goes, and later events find no account.
+    db.delete(billingSubscriptions).where(eq(billingSubscriptions.accountId, accountId)),
+    db.delete(billingCustomers).where(eq(billingCustomers.accountId, accountId)),
     db.delete(accounts).where(eq(accounts.id, accountId)),
   ]);
   return { grantIds: connections.map((row) => row.grantId) };
