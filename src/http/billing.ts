@@ -10,7 +10,7 @@ import { PUBLIC, routesFor } from "./access";
 import { readWithin } from "./body";
 import { errorResponses } from "./problem";
 import { absoluteUrl } from "./public-origin";
-import { billingConfig, fromStripeError, stripeClient, verifiedEvent } from "./stripe";
+import { billingConfig, billingEnabled, fromStripeError, stripeClient, verifiedEvent } from "./stripe";
 
 /** Self-serve Max through Stripe (docs/billing.md): the page's billing routes and Stripe's webhook. */
 
@@ -19,6 +19,9 @@ export const BILLING_PATH = "/#billing";
 
 const BillingStatus = z
   .object({
+    enabled: z.boolean().openapi({
+      description: "Billing is set up (STRIPE_SECRET_KEY, STRIPE_PRICE_ID): the page offers Checkout and the portal.",
+    }),
     customer: z.boolean().openapi({ description: "The account has a Stripe customer: the billing portal can open." }),
     paymentFailedAt: z
       .string()
@@ -49,16 +52,14 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/account/billing",
       operationId: "getBilling",
       security: session,
-      description: "The account's billing state for the page. 404 while billing is not set up (no STRIPE_SECRET_KEY).",
+      description:
+        "The account's billing state for the page; `enabled` is false while billing is not set up (the page then shows the contact line).",
       responses: {
         200: { description: "Billing state.", ...json(BillingStatus) },
-        ...errorResponses("unauthorized", "not_found", "rate_limited"),
+        ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => {
-      billingConfig(c.env);
-      return c.json(await billingOf(c.var.db, c.var.actor.accountId), 200);
-    },
+    async (c) => c.json({ enabled: billingEnabled(c.env), ...(await billingOf(c.var.db, c.var.actor.accountId)) }, 200),
   );
 
   app.openapi(

@@ -21,6 +21,8 @@ export function billingConfig(env: StripeEnv): { secretKey: string; priceId: str
   return { secretKey, priceId };
 }
 
+export const billingEnabled = (env: StripeEnv) => !!env.STRIPE_SECRET_KEY?.trim() && !!env.STRIPE_PRICE_ID?.trim();
+
 /** STRIPE_API_BASE (tests' local stand-in of Stripe's API) as the SDK's host, port and protocol. */
 function apiBase(value: string | undefined): Pick<Stripe.StripeConfig, "host" | "port" | "protocol"> {
   if (!value?.trim()) return {};
