@@ -15,6 +15,9 @@ export default defineConfig(async () => {
             // Every suite signs up from the same "IP": limits are off here, and test/hardening
             // turns them on per request (a patched env) against the real [[ratelimits]] bindings.
             RATE_LIMITS: "off",
+            // Stripe's webhook works with only this secret (test/billing signs events with it); checkout and the
+            // portal stay off (404) unless a test patches STRIPE_SECRET_KEY and STRIPE_PRICE_ID in.
+            STRIPE_WEBHOOK_SECRET: "whsec_test_billing",
             // Links follow each request's origin (http://example.com), whatever wrangler.toml names for production.
             PUBLIC_ORIGIN: "",
             // Generated inputs per endpoint and MCP tool in test/hardening/fuzz.test.ts: FUZZ_RUNS=5000 npm test.

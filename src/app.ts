@@ -5,6 +5,7 @@ import { toAppError } from "./http/app-error";
 import type { AppEnv } from "./env";
 import { createAccountApp } from "./http/account";
 import { createAdminApp } from "./http/admin";
+import { createBillingWebhookApp } from "./http/billing";
 import { createBenchApp } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
 import { problemResponse } from "./http/problem";
@@ -27,6 +28,7 @@ export function createApp() {
   app.route("/api/v1", createV1App());
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
+  app.route("/", createBillingWebhookApp());
   app.route("/", createEntryPointsApp());
   // The OAuth authorize page signs in and asks consent: public by nature, with its own same-origin
   // checks and the sign-in limits inside (src/oauth/authorize.ts). The provider's other endpoints are

@@ -16,3 +16,14 @@ export interface AppEnv {
   Bindings: Env;
   Variables: AppVariables;
 }
+
+declare global {
+  /**
+   * Optional secrets (docs/billing.md), declared by hand because `wrangler types` types only the
+   * `[secrets] required` list, and requiring them would stop every deployment without billing.
+   */
+  interface Env {
+    STRIPE_SECRET_KEY?: string;
+    STRIPE_WEBHOOK_SECRET?: string;
+  }
+}

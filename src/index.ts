@@ -3,7 +3,7 @@ import { createApp } from "./app";
 import { changeAccount } from "./account/client";
 import { upgradeWaitingAccounts } from "./account/upgrade";
 import { createDb } from "./db/client";
-import { purgeSessions } from "./domain/retention";
+import { purgeControlPlane } from "./domain/retention";
 import { MCP_PATH } from "./mcp/path";
 import { carriesOAuthToken, isOAuthPath } from "./oauth/paths";
 
@@ -24,13 +24,13 @@ const mcpHandler = () => import("./mcp/handler");
 const oauth = () => import("./oauth/provider");
 
 /**
- * The daily job (Cron Trigger): expired and revoked sessions in D1, and accounts whose rows still wait
+ * The daily job (Cron Trigger): expired and revoked sessions and old Stripe event ids in D1, and accounts whose rows still wait
  * in D1 moved into their objects. Each account's own retention runs in its object's alarm.
  */
 async function daily(env: Env) {
-  const sessions = await purgeSessions(createDb(env.DB));
+  const purged = await purgeControlPlane(createDb(env.DB));
   const upgraded = await upgradeWaitingAccounts(env, (id) => changeAccount(env, id, { kind: "open" }));
-  console.log("daily job", { sessions, upgraded });
+  console.log("daily job", { ...purged, upgraded });
 }
 
 export default {

@@ -41,6 +41,14 @@ export interface Connection {
   lastUsedAt: string | null;
 }
 
+/** The account's Stripe side (GET /account/billing); `enabled` is false while billing is not set up. */
+export interface BillingStatus {
+  enabled: boolean;
+  customer: boolean;
+  paymentFailedAt: string | null;
+  subscription: { status: string; currentPeriodEnd: string | null; cancelAt: string | null } | null;
+}
+
 export interface FieldError {
   path: string;
   message: string;
@@ -146,5 +154,9 @@ export const api = {
   exportAccount: (token: string) => download("/account/export", token),
   deleteAccount: (token: string, password: string) =>
     call<void>("/account", { method: "DELETE", body: { password }, token }),
+  getBilling: (token: string) => call<BillingStatus>("/account/billing", { token }),
+  checkout: (token: string) => call<{ url: string }>("/account/billing/checkout", { method: "POST", body: {}, token }),
+  billingPortal: (token: string) =>
+    call<{ url: string }>("/account/billing/portal", { method: "POST", body: {}, token }),
   root: () => call<ApiRoot>("/api/v1/"),
 };

@@ -1,6 +1,7 @@
 import { type Account, type ApiKey, ApiError, api, type Membership } from "./api";
 import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps } from "./account-control";
 import { endpointsFor, renderConnection, wireCopyButtons } from "./connection";
+import { refreshBilling, wireBilling } from "./billing";
 import { refreshConnections } from "./connections";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
@@ -104,9 +105,15 @@ async function refreshKeys(): Promise<void> {
 async function enter(account: Account, focus: boolean): Promise<void> {
   showNotice(null);
   showAccount(account);
-  await Promise.all([refreshKeys(), refreshConnections((error) => handleError(error)), refreshSessions(control)]);
-  // SKILL.md links people to /#ai-connection; the section exists only once signed in.
+  await Promise.all([
+    refreshKeys(),
+    refreshConnections((error) => handleError(error)),
+    refreshSessions(control),
+    refreshBilling(account, (error) => handleError(error)),
+  ]);
+  // SKILL.md links people to /#ai-connection, max_required and Stripe to /#billing; both exist only once signed in.
   if (window.location.hash === "#ai-connection") byId("ai-title").focus();
+  else if (window.location.hash === "#billing") byId("membership-title").focus();
   else if (focus) byId("account-title").focus();
 }
 
@@ -227,6 +234,7 @@ async function start(): Promise<void> {
   wireCreateKey();
   wireSignOut();
   wireAccountControl(control);
+  wireBilling((error) => handleError(error));
   void showContact();
 
   const token = session.get();

@@ -25,9 +25,16 @@ export const memberships = sqliteTable("memberships", {
   plan: text("plan", { enum: ["free", "max"] })
     .notNull()
     .default("free"),
-  /** null means the plan has no end. */
+  /** null means the plan has no end. The effective membership: the union of the two grants below. */
   expiresAt: text("expires_at"),
   updatedAt: text("updated_at").notNull().default(nowSql),
+  /** The operator's grant (PUT /admin/memberships), kept apart so a subscription's end does not end it. */
+  grantedPlan: text("granted_plan", { enum: ["free", "max"] })
+    .notNull()
+    .default("free"),
+  grantedExpiresAt: text("granted_expires_at"),
+  /** Max until this instant through a Stripe subscription (db/billing-schema.ts); null: none. */
+  subscriptionExpiresAt: text("subscription_expires_at"),
 });
 
 export const sessions = sqliteTable(

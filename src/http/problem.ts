@@ -63,8 +63,15 @@ export const Problem = z
         description: "Field-level problems, for validation errors.",
         example: [{ path: "title", message: "must be at most 500 characters" }],
       }),
+    upgradeUrl: z.string().optional().openapi({
+      description: "For `max_required`: the account page's billing section, where Max is bought or renewed.",
+      example: "https://todo.example.com/#billing",
+    }),
   })
   .openapi("Problem", { description: "RFC 9457 problem details." });
+
+/** Where a caller without Max goes: the account page's membership section (Upgrade to Max, Manage billing). */
+export const upgradeUrl = (origin: string) => `${origin}/#billing`;
 
 /** `origin`: where problem type URIs live (publicOrigin, or the request's own origin). */
 function problemParts(origin: string, error: AppError) {
@@ -76,6 +83,7 @@ function problemParts(origin: string, error: AppError) {
     detail: error.detail,
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
+    ...(error.code === "max_required" ? { upgradeUrl: upgradeUrl(origin) } : {}),
   };
   const headers: Record<string, string> = { "Content-Type": "application/problem+json" };
   if (status === 401) headers["WWW-Authenticate"] = 'Bearer realm="todo"';

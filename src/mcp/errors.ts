@@ -1,6 +1,7 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { toAppError } from "../http/app-error";
 import type { ErrorCode } from "../domain/errors";
+import { upgradeUrl } from "../http/problem";
 
 /**
  * The one rendering of domain errors for MCP. Errors the model can act on (fix an argument,
@@ -25,7 +26,7 @@ const hints: Partial<Record<ErrorCode, string>> = {
   validation_failed: "Fix the arguments named in Fields and call the tool again.",
   task_not_found: "Call list_tasks to find the task's current id.",
   max_required:
-    "Tell the user that task tools need an active Max membership and where to upgrade; do not retry until they have.",
+    "Tell the user that task tools need an active Max membership and give them the Upgrade link; retry once they have upgraded there.",
   sync_expired: "Call list_tasks again without `since` for a full list.",
   idempotency_key_reused: "Use a new clientRequestId for a different task.",
   idempotency_in_progress:
@@ -35,7 +36,7 @@ const hints: Partial<Record<ErrorCode, string>> = {
 };
 
 export interface ToolErrorContext {
-  /** Origin of the request: the account page (and its upgrade button) lives at its root. */
+  /** Origin of the request: the account page (and its Upgrade to Max button) lives at its root. */
   origin: string;
 }
 
@@ -56,7 +57,7 @@ export function toolError(e: unknown, ctx: ToolErrorContext): CallToolResult {
     lines.push(`Fields: ${error.errors.map((f) => `${f.path || "(arguments)"}: ${f.message}`).join("; ")}`);
   const hint = hints[error.code];
   if (hint) lines.push(`Hint: ${hint}`);
-  if (error.code === "max_required") lines.push(`Upgrade: ${ctx.origin}/`);
+  if (error.code === "max_required") lines.push(`Upgrade: ${upgradeUrl(ctx.origin)}`);
   if (error.retryAfter !== undefined) lines.push(`Retry after: ${error.retryAfter} s`);
   return { isError: true, content: [{ type: "text", text: lines.join("\n") }] };
 }

@@ -68,13 +68,22 @@ async function expectOnlyTheMarker(accountId: string) {
   expect(await alarmOf(accountId)).toBeNull();
 }
 
-describe("DELETE /account", () => {
+// Two seeded accounts (every table, signed Stripe events included) take a few seconds on a busy machine.
+describe("DELETE /account", { timeout: 30_000 }, () => {
   it("erases every row of the account in D1 and in its object, and leaves another account whole", async () => {
     const gone = await seededAccount("erase-me");
     const kept = await seededAccount("keep-me");
     const before = await rowsMentioning([gone.accountId]);
     // The seed really touches every table that holds account rows, or the checks below prove little.
-    for (const table of ["accounts", "memberships", "sessions", "api_keys", "oauth_connections"])
+    for (const table of [
+      "accounts",
+      "memberships",
+      "sessions",
+      "api_keys",
+      "oauth_connections",
+      "billing_customers",
+      "billing_subscriptions",
+    ])
       expect(before[table], table).toBeGreaterThan(0);
     const objectBefore = await objectRows(gone.accountId);
     for (const table of ["account", "api_keys", "connections", "tasks", "lists", "idempotency_keys"])

@@ -18,6 +18,9 @@ const OPERATIONS: [string, string, string[]][] = [
   ["/account/export", "get", ["401", "429"]],
   ["/account/connections", "get", ["401", "429"]],
   ["/account/connections/{id}", "delete", ["401", "404", "429"]],
+  ["/account/billing", "get", ["401", "429"]],
+  ["/account/billing/checkout", "post", ["400", "401", "404", "413", "429", "503"]],
+  ["/account/billing/portal", "post", ["400", "401", "404", "413", "429", "503"]],
 ];
 
 describe("account routes in OpenAPI", () => {

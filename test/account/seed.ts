@@ -1,10 +1,11 @@
 import { call, createTask, json, maxUser } from "../helpers";
+import { deliver, event, subscription } from "../billing/support";
 import { connect } from "../oauth/support";
 
 /**
  * An account with a row in every table: Max, two sessions, a live and a revoked key, open,
  * completed and deleted tasks (indexed for search), a live and a deleted list, an idempotency record,
- * and an app connected over OAuth.
+ * an app connected over OAuth, and a Stripe subscription with a failed payment (signed webhook events).
  */
 export async function seededAccount(label: string) {
   const user = await maxUser(label);
@@ -33,6 +34,9 @@ export async function seededAccount(label: string) {
   });
   const idempotent = await json(replayed);
   const connection = await connect(user, { name: `${label} agent` });
+  const customer = `cus_seed_${user.accountId.replaceAll("-", "")}`;
+  await deliver(event("customer.subscription.updated", subscription({ accountId: user.accountId, customer })));
+  await deliver(event("invoice.payment_failed", { id: `in_${label}`, object: "invoice", customer }));
   return {
     ...user,
     connection,

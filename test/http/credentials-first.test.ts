@@ -157,6 +157,8 @@ describe("body checks on every write route", () => {
       "POST /auth/login": 400,
       // The OAuth authorize page's sign-in and consent form: public, like /auth/login.
       "POST /oauth/authorize": 400,
+      // Stripe's webhook: public, its proof is the signature over the raw body; missing, it is 400 (docs/billing.md).
+      "POST /billing/stripe/webhook": 400,
     };
     expect(paths.size).toBeGreaterThanOrEqual(7);
     for (const route of paths) {

@@ -159,6 +159,7 @@ describe("route guards", () => {
       "POST /_bench/d1",
       "POST /auth/login",
       "POST /auth/signup",
+      "POST /billing/stripe/webhook",
       "POST /oauth/authorize",
     ]);
   });

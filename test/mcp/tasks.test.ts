@@ -263,9 +263,8 @@ describe("task tools without Max", () => {
     const client = await mcpClient(key);
     const { error, text } = await toolError(client, name, args);
     expect(error.code).toBe("max_required");
-    expect(error.line("Upgrade")).toBe("http://example.com/");
+    expect(error.line("Upgrade")).toBe("http://example.com/#billing");
     expect(text).toContain("max_required");
-    expect(text).toContain("http://example.com/");
   });
 
   it("creates nothing for a caller without Max", async () => {

@@ -1,12 +1,11 @@
-import journal from './meta/_journal.json';
-import m0000 from './0000_tables.sql';
-import m0001 from './0001_lists_and_search.sql';
+import journal from "./meta/_journal.json";
+import m0000 from "./0000_tables.sql";
+import m0001 from "./0001_lists_and_search.sql";
 
-  export default {
-    journal,
-    migrations: {
-      m0000,
-m0001
-    }
-  }
-  
+export default {
+  journal,
+  migrations: {
+    m0000,
+    m0001,
+  },
+};

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { accountObject } from "../../account/client";
+import { billingCustomers, billingSubscriptions } from "../../db/billing-schema";
 import type { Db } from "../../db/client";
 import {
   accounts,
@@ -40,6 +41,9 @@ export async function eraseAccount(db: Db, env: Env, accountId: string): Promise
     db.delete(apiKeys).where(eq(apiKeys.accountId, accountId)),
     db.delete(sessions).where(eq(sessions.accountId, accountId)),
     db.delete(memberships).where(eq(memberships.accountId, accountId)),
+    // Stripe keeps its own records (docs/billing.md); here only the link to them goes, and later events find no account.
+    db.delete(billingSubscriptions).where(eq(billingSubscriptions.accountId, accountId)),
+    db.delete(billingCustomers).where(eq(billingCustomers.accountId, accountId)),
     db.delete(accounts).where(eq(accounts.id, accountId)),
   ]);
   return { grantIds: connections.map((row) => row.grantId) };

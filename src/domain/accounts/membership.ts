@@ -1,4 +1,4 @@
-import { sql, type SQL } from "drizzle-orm";
+import { eq, sql, type SQL } from "drizzle-orm";
 import { changeAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { memberships, nowSql } from "../../db/schema";
@@ -23,19 +23,46 @@ export function toMembership(
 }
 
 /**
- * The one way a membership changes (the admin route; billing): the account's object first, which judges
- * task requests, so the change applies on the next request; then D1, which the account page shows.
+ * Who grants Max: the operator (PUT /admin/memberships) or a Stripe subscription (docs/billing.md).
+ * `expiresAt` null means no end; a subscription's grant always has one, and "free" withdraws it.
  */
-export async function setMembership(
-  db: Db,
-  env: Env,
-  accountId: string,
-  plan: "free" | "max",
-  expiresAt: string | null,
-): Promise<void> {
-  await changeAccount(env, accountId, { kind: "membership", plan, expiresAt });
-  await db
-    .insert(memberships)
-    .values({ accountId, plan, expiresAt })
-    .onConflictDoUpdate({ target: memberships.accountId, set: { plan, expiresAt, updatedAt: nowSql } });
+export interface MembershipGrant {
+  source: "admin" | "subscription";
+  plan: "free" | "max";
+  expiresAt: string | null;
+}
+
+/**
+ * The membership is the union of both grants: Max while either gives it, until the later end (an
+ * operator's grant without an end outlasts any subscription). RFC 3339 UTC text orders as time.
+ */
+const effectivePlan = sql`CASE WHEN ${memberships.grantedPlan} = 'max' OR ${memberships.subscriptionExpiresAt} IS NOT NULL
+  THEN 'max' ELSE 'free' END`;
+const effectiveExpiry = sql`CASE
+  WHEN ${memberships.grantedPlan} = 'max' AND ${memberships.grantedExpiresAt} IS NULL THEN NULL
+  WHEN ${memberships.grantedPlan} = 'max' THEN max(${memberships.grantedExpiresAt}, coalesce(${memberships.subscriptionExpiresAt}, ''))
+  ELSE ${memberships.subscriptionExpiresAt} END`;
+
+/**
+ * The one write of a membership, for every source: the operator's route and the Stripe webhook both
+ * come here. D1 keeps both grants and their union (one batch: one transaction); the union then goes to
+ * the account's object, which judges every task request, so the change applies on the next request.
+ */
+export async function setMembership(db: Db, env: Env, accountId: string, grant: MembershipGrant): Promise<void> {
+  const own =
+    grant.source === "admin"
+      ? { grantedPlan: grant.plan, grantedExpiresAt: grant.expiresAt }
+      : { subscriptionExpiresAt: grant.plan === "max" ? grant.expiresAt : null };
+  const [, [union]] = await db.batch([
+    db
+      .insert(memberships)
+      .values({ accountId, ...own })
+      .onConflictDoUpdate({ target: memberships.accountId, set: own }),
+    db
+      .update(memberships)
+      .set({ plan: effectivePlan, expiresAt: effectiveExpiry, updatedAt: nowSql })
+      .where(eq(memberships.accountId, accountId))
+      .returning({ plan: memberships.plan, expiresAt: memberships.expiresAt }),
+  ]);
+  if (union) await changeAccount(env, accountId, { kind: "membership", ...union });
 }

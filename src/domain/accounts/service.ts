@@ -183,7 +183,7 @@ export async function updateAccount(
   return (await getAccount(db, accountId))!;
 }
 
-/** Admin: sets the plan of the account with this email. */
+/** Admin: sets the operator's grant of the account with this email; a subscription's grant still counts (membership.ts). */
 export async function grantMembership(
   db: Db,
   env: Env,
@@ -194,6 +194,10 @@ export async function grantMembership(
     .from(accounts)
     .where(eq(accounts.email, normalizeEmail(input.email)));
   if (!row) throw new AppError("not_found", "No account with this email.");
-  await setMembership(db, env, row.id, input.plan, input.expiresAt ? new Date(input.expiresAt).toISOString() : null);
+  await setMembership(db, env, row.id, {
+    source: "admin",
+    plan: input.plan,
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+  });
   return (await getAccount(db, row.id))!;
 }

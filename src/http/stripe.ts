@@ -1,0 +1,87 @@
+import type Stripe from "stripe";
+import type { StripeEvent } from "../domain/billing/events";
+import { AppError } from "../domain/errors";
+
+/**
+ * The `stripe` SDK, behind one small module. It is imported dynamically, here only, so that it is
+ * evaluated by the first billing request of an isolate: REST, MCP and the page's other routes start
+ * as before (the bundle still carries it: `npm run check` holds the total under its limit).
+ */
+const sdk = () => import("stripe").then((module) => module.default);
+
+type StripeEnv = Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_PRICE_ID" | "STRIPE_API_BASE">;
+
+const notFound = () => new AppError("not_found", "No such route.");
+
+/** Checkout and the portal need the secret key and the price; without them billing is off (404), as documented. */
+export function billingConfig(env: StripeEnv): { secretKey: string; priceId: string } {
+  const secretKey = env.STRIPE_SECRET_KEY?.trim();
+  const priceId = env.STRIPE_PRICE_ID?.trim();
+  if (!secretKey || !priceId) throw notFound();
+  return { secretKey, priceId };
+}
+
+export const billingEnabled = (env: StripeEnv) => !!env.STRIPE_SECRET_KEY?.trim() && !!env.STRIPE_PRICE_ID?.trim();
+
+/** STRIPE_API_BASE (tests' local stand-in of Stripe's API) as the SDK's host, port and protocol. */
+function apiBase(value: string | undefined): Pick<Stripe.StripeConfig, "host" | "port" | "protocol"> {
+  if (!value?.trim()) return {};
+  const url = new URL(value.trim());
+  const protocol = url.protocol === "http:" ? "http" : "https";
+  return { host: url.hostname, port: url.port || (protocol === "http" ? 80 : 443), protocol };
+}
+
+/** A client per request: the Worker's fetch as its HTTP client, one retry (the SDK sends idempotency keys). */
+export async function stripeClient(env: StripeEnv): Promise<Stripe> {
+  const StripeSdk = await sdk();
+  return new StripeSdk(billingConfig(env).secretKey, {
+    httpClient: StripeSdk.createFetchHttpClient(),
+    maxNetworkRetries: 1,
+    timeout: 10_000,
+    ...apiBase(env.STRIPE_API_BASE),
+  });
+}
+
+/**
+ * The event, if `Stripe-Signature` signs exactly these bytes with STRIPE_WEBHOOK_SECRET within the
+ * SDK's default tolerance (5 minutes); otherwise 400 and nothing is read from it.
+ */
+export async function verifiedEvent(
+  env: StripeEnv,
+  payload: string,
+  signature: string | undefined,
+): Promise<StripeEvent> {
+  const secret = env.STRIPE_WEBHOOK_SECRET?.trim();
+  if (!secret) throw notFound();
+  if (!signature) throw badSignature("The Stripe-Signature header is missing.");
+  const StripeSdk = await sdk();
+  try {
+    const event = await StripeSdk.webhooks.constructEventAsync(
+      payload,
+      signature,
+      secret,
+      undefined,
+      StripeSdk.createSubtleCryptoProvider(),
+    );
+    return event as unknown as StripeEvent;
+  } catch {
+    throw badSignature("The Stripe-Signature header does not sign this body with the webhook secret.");
+  }
+}
+
+const badSignature = (detail: string) =>
+  new AppError("validation_failed", detail, [{ path: "Stripe-Signature", message: detail }]);
+
+/** Stripe's own failures: unreachable or 5xx is a brief outage (503); anything else is our set-up (500, logged). */
+export function fromStripeError(e: unknown): AppError {
+  const error = e as { type?: string; statusCode?: number; message?: string };
+  if (error?.type === "StripeConnectionError" || (error?.statusCode ?? 0) >= 500 || error?.statusCode === 429)
+    return new AppError(
+      "unavailable",
+      "The payment provider could not be reached. Try again in a minute.",
+      undefined,
+      30,
+    );
+  console.error("stripe request failed", error?.type ?? "unknown", error?.statusCode ?? "", error?.message ?? "");
+  return new AppError("internal", "Billing is not available right now. Try again later.");
+}
