@@ -11,6 +11,8 @@ import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./a
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 import { registerConnectionRoutes } from "./account-connections";
+import { registerAccountTaskRoutes } from "./account-task-routes";
+import { registerAccountListRoutes } from "./account-list-routes";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -61,7 +63,16 @@ export function createAccountApp() {
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
   app.route(
     "/",
-    routesFor(SESSION, registerAccountRoutes, registerSecurityRoutes, registerConnectionRoutes, registerDataRoutes),
+    routesFor(
+      SESSION,
+      registerAccountRoutes,
+      registerSecurityRoutes,
+      registerConnectionRoutes,
+      registerDataRoutes,
+      // The /tasks page's own routes (session tokens; /api/v1 takes API keys only).
+      registerAccountTaskRoutes,
+      registerAccountListRoutes,
+    ),
   );
   return app;
 }
