@@ -10,7 +10,7 @@ export function SignedOut({ message }: { message: string | null }) {
       <div class="card">
         <p>Sign in to see and change your tasks.</p>
         <p><a class="button" href="/#sign-in-title">Sign in</a></p>
-        <p class="hint">After signing in on your account page, come back with its “Tasks” link. No account yet? You can create one there too.</p>
+        <p class="hint">After signing in on your account page, come back with its “Your tasks” link. No account yet? You can create one there too.</p>
       </div>
     </section>
   `;
