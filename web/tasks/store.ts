@@ -1,4 +1,5 @@
 import { ApiError } from "../api";
+import { session } from "../session";
 import { type Task, type TaskInput, type TaskList, tasksApi } from "./api";
 
 /**
@@ -90,7 +91,8 @@ export function sync(withLists = false): Promise<void> {
 
 let lastSync = 0;
 const syncSoon = (withLists: boolean) => {
-  if (document.visibilityState !== "visible" || Date.now() - lastSync < 1000) return;
+  // Signed out (here or, after a 401, elsewhere): nothing to sync until the person signs in again.
+  if (!session.get() || document.visibilityState !== "visible" || Date.now() - lastSync < 1000) return;
   lastSync = Date.now();
   void sync(withLists);
 };
