@@ -77,16 +77,20 @@ function toApiError(status: number, body: unknown): ApiError {
   return new ApiError(status, problem.code ?? "unknown", detail, Array.isArray(problem.errors) ? problem.errors : []);
 }
 
-interface CallOptions {
+export interface CallOptions {
   method?: string;
   body?: unknown;
   token?: string | null;
   /** Sign-up and sign-in only: send and keep the HttpOnly device cookie that spares this browser a lockout by strangers. */
   deviceCookie?: boolean;
+  /** Further request headers (the tasks page: If-Match, Idempotency-Key). */
+  headers?: Record<string, string>;
+  /** Let the request outlive the page (the tasks page sends a pending delete while it closes). */
+  keepalive?: boolean;
 }
 
 async function send(path: string, options: CallOptions): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   // The session token travels only in this header: never in a URL, never in a cookie.
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
@@ -98,6 +102,7 @@ async function send(path: string, options: CallOptions): Promise<Response> {
       body: options.body === undefined ? null : JSON.stringify(options.body),
       credentials: options.deviceCookie ? "same-origin" : "omit",
       cache: "no-store",
+      keepalive: options.keepalive ?? false,
     });
   } catch {
     throw new ApiError(0, "network", OFFLINE);
@@ -115,7 +120,7 @@ async function parsed(response: Response): Promise<unknown> {
   }
 }
 
-async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
+export async function call<T>(path: string, options: CallOptions = {}): Promise<T> {
   const response = await send(path, options);
   if (response.status === 204) return undefined as T;
   return (await parsed(response)) as T;

@@ -12,6 +12,8 @@ import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 import { registerConnectionRoutes } from "./account-connections";
 import { registerBillingRoutes } from "./billing";
+import { registerAccountTaskRoutes } from "./account-task-routes";
+import { registerAccountListRoutes } from "./account-list-routes";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -69,6 +71,9 @@ export function createAccountApp() {
       registerConnectionRoutes,
       registerDataRoutes,
       registerBillingRoutes,
+      // The /tasks page's own routes (session tokens; /api/v1 takes API keys only).
+      registerAccountTaskRoutes,
+      registerAccountListRoutes,
     ),
   );
   return app;

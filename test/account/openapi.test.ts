@@ -21,6 +21,15 @@ const OPERATIONS: [string, string, string[]][] = [
   ["/account/billing", "get", ["401", "429"]],
   ["/account/billing/checkout", "post", ["400", "401", "404", "413", "429", "503"]],
   ["/account/billing/portal", "post", ["400", "401", "404", "413", "429", "503"]],
+  ["/account/tasks", "get", ["400", "401", "403", "410", "429"]],
+  ["/account/tasks", "post", ["400", "401", "403", "409", "413", "422", "429"]],
+  ["/account/tasks/{id}", "get", ["400", "401", "403", "404", "429"]],
+  ["/account/tasks/{id}", "patch", ["400", "401", "403", "404", "412", "413", "429"]],
+  ["/account/tasks/{id}", "delete", ["400", "401", "403", "404", "412", "429"]],
+  ["/account/lists", "get", ["400", "401", "403", "410", "429"]],
+  ["/account/lists", "post", ["400", "401", "403", "409", "413", "429"]],
+  ["/account/lists/{id}", "patch", ["400", "401", "403", "404", "409", "413", "429"]],
+  ["/account/lists/{id}", "delete", ["400", "401", "403", "404", "429"]],
 ];
 
 describe("account routes in OpenAPI", () => {

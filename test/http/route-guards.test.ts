@@ -3,7 +3,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { API_KEY, accessOf, isPublic, PUBLIC, routesFor } from "../../src/http/access";
+import { API_KEY, accessOf, isPublic, PUBLIC, routesFor, SESSION } from "../../src/http/access";
 import { MCP_PATH } from "../../src/mcp/path";
 import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT } from "../../src/oauth/paths";
 import { BASE } from "../helpers";
@@ -162,6 +162,28 @@ describe("route guards", () => {
       "POST /billing/stripe/webhook",
       "POST /oauth/authorize",
     ]);
+  });
+});
+
+describe("the tasks page's routes", () => {
+  it("are session routes, the page's own: the session, the account's limit and its origin policy, never a key", () => {
+    // Hono lists an endpoint once per handler in its chain; the last one answers.
+    const endpoints = new Map<string, Handler>();
+    for (const r of createApp().routes)
+      if (r.method !== "ALL" && /^\/account\/(tasks|lists)/.test(r.path))
+        endpoints.set(`${r.method} ${r.path}`, r.handler);
+    expect([...endpoints.keys()].sort()).toEqual([
+      "DELETE /account/lists/:id",
+      "DELETE /account/tasks/:id",
+      "GET /account/lists",
+      "GET /account/tasks",
+      "GET /account/tasks/:id",
+      "PATCH /account/lists/:id",
+      "PATCH /account/tasks/:id",
+      "POST /account/lists",
+      "POST /account/tasks",
+    ]);
+    for (const [name, handler] of endpoints) expect(accessOf(handler), name).toBe(SESSION);
   });
 });
 

@@ -10,7 +10,7 @@ import { absoluteUrl } from "../public-origin";
 const security = [{ bearerAuth: [] }];
 const authErrors = ["unauthorized", "max_required"] as const;
 
-const ListCollection = z
+export const ListCollection = z
   .object({
     data: z.array(List).meta({ description: "The lists, by name." }),
     meta: z
@@ -26,7 +26,7 @@ const ListCollection = z
   })
   .openapi("ListCollection", { description: "The account's lists with their metadata." });
 
-const ListQuery = z.object({
+export const ListQuery = z.object({
   since: Since.optional().openapi({
     description:
       "Only lists changed at or after this instant (inclusive): renamed, created, or whose counts moved. Pass the previous response's `meta.serverTime`. Deleted lists come back in `meta.deleted`.",
@@ -34,7 +34,7 @@ const ListQuery = z.object({
   }),
 });
 
-const IdParam = z.object({
+export const IdParam = z.object({
   id: ListId.openapi({ param: { name: "id", in: "path" }, description: "The list's id.", example: "groceries" }),
 });
 

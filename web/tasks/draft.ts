@@ -1,0 +1,119 @@
+import { rruleProblem } from "../../src/domain/tasks/rrule";
+import type { Task, TaskInput } from "./api";
+import { wallClock, zonedDateTime } from "./dates";
+
+/**
+ * What the task fields hold while a person types (the add form's options and the edit dialog), and how
+ * that becomes a TaskInput or a TaskPatch. Dates and times are the account's zone's wall clock.
+ */
+export interface Draft {
+  title: string;
+  notes: string;
+  dueDate: string;
+  dueTime: string;
+  reminderDate: string;
+  reminderTime: string;
+  /** One of REPEATS' rules, "" for none, or "custom" (then `rule`). */
+  repeat: string;
+  rule: string;
+  important: boolean;
+  listId: string;
+}
+
+export const REPEATS: [rule: string, label: string][] = [
+  ["", "Does not repeat"],
+  ["FREQ=DAILY", "Every day"],
+  ["FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR", "Every weekday"],
+  ["FREQ=WEEKLY", "Every week"],
+  ["FREQ=MONTHLY", "Every month"],
+  ["FREQ=YEARLY", "Every year"],
+  ["custom", "Custom rule (RRULE)…"],
+];
+
+export const repeatLabel = (rule: string) => REPEATS.find(([r]) => r === rule)?.[1] ?? `Repeats: ${rule}`;
+
+export const emptyDraft = (defaults: Partial<Draft> = {}): Draft => ({
+  title: "",
+  notes: "",
+  dueDate: "",
+  dueTime: "",
+  reminderDate: "",
+  reminderTime: "",
+  repeat: "",
+  rule: "",
+  important: false,
+  listId: "",
+  ...defaults,
+});
+
+export function draftOf(task: Task, timeZone: string): Draft {
+  const due = task.due ? (task.due.length === 10 ? { date: task.due, time: "" } : wallClock(task.due, timeZone)) : null;
+  const reminder = task.reminder ? wallClock(task.reminder, timeZone) : null;
+  const preset = REPEATS.some(([rule]) => rule === task.repeat && rule !== "custom");
+  return emptyDraft({
+    title: task.title,
+    notes: task.notes ?? "",
+    dueDate: due?.date ?? "",
+    dueTime: due?.time ?? "",
+    reminderDate: reminder?.date ?? "",
+    reminderTime: reminder?.time ?? "",
+    repeat: !task.repeat ? "" : preset ? task.repeat : "custom",
+    rule: task.repeat && !preset ? task.repeat : "",
+    important: task.important,
+    listId: task.listId ?? "",
+  });
+}
+
+const ruleOf = (d: Draft) => (d.repeat === "custom" ? d.rule.trim() : d.repeat);
+
+/** The fields as the API takes them ("" where a field is empty). */
+function valuesOf(d: Draft, timeZone: string) {
+  return {
+    title: d.title,
+    notes: d.notes,
+    due: !d.dueDate ? "" : d.dueTime ? zonedDateTime(d.dueDate, d.dueTime, timeZone) : d.dueDate,
+    reminder: d.reminderDate ? zonedDateTime(d.reminderDate, d.reminderTime || "09:00", timeZone) : "",
+    repeat: ruleOf(d),
+    important: d.important,
+    listId: d.listId,
+  };
+}
+
+/** Problems the page can see before sending, worded as the API words them (the same RRULE check). */
+export function problemsOf(d: Draft): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!d.title.trim()) problems.title = "Give the task a title.";
+  if (d.dueTime && !d.dueDate) problems.due = "Choose a due date for this time.";
+  if (d.reminderTime && !d.reminderDate) problems.reminder = "Choose a reminder date for this time.";
+  const rule = ruleOf(d);
+  if (d.repeat === "custom" && !rule) problems.repeat = "Enter a rule, e.g. FREQ=WEEKLY;BYDAY=MO.";
+  else if (rule) {
+    const problem = rruleProblem(rule);
+    if (problem) problems.repeat = `RRULE ${problem}`;
+  }
+  return problems;
+}
+
+/** A new task: only the fields that are set. */
+export function inputOf(d: Draft, timeZone: string): TaskInput {
+  const v = valuesOf(d, timeZone);
+  const input: TaskInput = { title: v.title.trim() };
+  for (const key of ["notes", "due", "reminder", "repeat", "listId"] as const) if (v[key]) input[key] = v[key];
+  if (v.important) input.important = true;
+  return input;
+}
+
+/** The change from `task`: only fields that differ; "" clears, and null clears the reminder. */
+export function patchOf(task: Task, d: Draft, timeZone: string): TaskInput {
+  const before = valuesOf(draftOf(task, timeZone), timeZone);
+  const after = valuesOf(d, timeZone);
+  const patch: TaskInput = {};
+  for (const key of Object.keys(after) as (keyof typeof after)[]) {
+    if (before[key] === after[key]) continue;
+    if (key === "important") patch.important = after.important;
+    else if (key === "reminder") patch.reminder = after.reminder || null;
+    else if (key === "title") patch.title = after.title.trim();
+    else patch[key] = after[key];
+  }
+  return patch;
+}

@@ -1,0 +1,99 @@
+import type { TaskList } from "./api";
+import { type Draft, REPEATS } from "./draft";
+import { html } from "./html";
+
+/**
+ * The task fields below the title, shared by the add form's options and the edit dialog: notes, due,
+ * reminder (with its Clear), repeat (common choices or a custom RRULE), important and list. `idPrefix`
+ * keeps ids unique when both are on the page; `problems` holds field errors by API path.
+ */
+interface Props {
+  idPrefix: string;
+  draft: Draft;
+  lists: TaskList[];
+  problems: Record<string, string>;
+  change: (patch: Partial<Draft>) => void;
+  withNotes?: boolean;
+}
+
+const errorOf = (id: string, problem: string | undefined) =>
+  problem ? html`<p id=${id} class="field-error">${problem}</p>` : null;
+
+export function TaskFields({ idPrefix: p, draft, lists, problems, change, withNotes = true }: Props) {
+  const invalid = (field: string) => (problems[field] ? "true" : undefined);
+  const describedBy = (field: string, hint?: string) =>
+    [hint, problems[field] ? `${p}-${field}-error` : ""].filter(Boolean).join(" ") || undefined;
+  const text = (key: keyof Draft) => (event: Event) => change({ [key]: (event.target as HTMLInputElement).value });
+  return html`
+    ${
+      withNotes &&
+      html`<div class="field">
+      <label for=${`${p}-notes`}>Notes</label>
+      <textarea id=${`${p}-notes`} rows="3" value=${draft.notes} onInput=${text("notes")}
+        aria-invalid=${invalid("notes")} aria-describedby=${describedBy("notes")}></textarea>
+      ${errorOf(`${p}-notes-error`, problems.notes)}
+    </div>`
+    }
+    <fieldset class="field field-pair">
+      <legend>Due</legend>
+      <div>
+        <label for=${`${p}-due-date`}>Due date</label>
+        <input id=${`${p}-due-date`} type="date" value=${draft.dueDate} onInput=${text("dueDate")}
+          aria-invalid=${invalid("due")} aria-describedby=${describedBy("due")} />
+      </div>
+      <div>
+        <label for=${`${p}-due-time`}>Due time <span class="hint-inline">(optional)</span></label>
+        <input id=${`${p}-due-time`} type="time" value=${draft.dueTime} onInput=${text("dueTime")} />
+      </div>
+      ${errorOf(`${p}-due-error`, problems.due)}
+    </fieldset>
+    <fieldset class="field field-pair">
+      <legend>Reminder</legend>
+      <div>
+        <label for=${`${p}-reminder-date`}>Reminder date</label>
+        <input id=${`${p}-reminder-date`} type="date" value=${draft.reminderDate} onInput=${text("reminderDate")}
+          aria-invalid=${invalid("reminder")} aria-describedby=${describedBy("reminder")} />
+      </div>
+      <div>
+        <label for=${`${p}-reminder-time`}>Reminder time</label>
+        <input id=${`${p}-reminder-time`} type="time" value=${draft.reminderTime} onInput=${text("reminderTime")} />
+      </div>
+      <button type="button" class="button button--secondary button--small"
+        onClick=${() => change({ reminderDate: "", reminderTime: "" })}>Clear reminder</button>
+      ${errorOf(`${p}-reminder-error`, problems.reminder)}
+    </fieldset>
+    <div class="field">
+      <label for=${`${p}-repeat`}>Repeat</label>
+      <select id=${`${p}-repeat`} value=${draft.repeat} onChange=${text("repeat")}
+        aria-invalid=${draft.repeat !== "custom" ? invalid("repeat") : undefined}
+        aria-describedby=${draft.repeat !== "custom" ? describedBy("repeat") : undefined}>
+        ${REPEATS.map(([rule, label]) => html`<option value=${rule}>${label}</option>`)}
+      </select>
+      ${
+        draft.repeat === "custom" &&
+        html`<div class="field-sub">
+        <label for=${`${p}-rule`}>Custom rule</label>
+        <p id=${`${p}-rule-hint`} class="hint">An RFC 5545 RRULE, e.g. FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH</p>
+        <input id=${`${p}-rule`} type="text" class="mono" value=${draft.rule} onInput=${text("rule")}
+          autocomplete="off" spellcheck="false" aria-invalid=${invalid("repeat")}
+          aria-describedby=${describedBy("repeat", `${p}-rule-hint`)} />
+      </div>`
+      }
+      ${errorOf(`${p}-repeat-error`, problems.repeat)}
+    </div>
+    <div class="field field-check">
+      <input id=${`${p}-important`} type="checkbox" checked=${draft.important}
+        onChange=${(event: Event) => change({ important: (event.target as HTMLInputElement).checked })} />
+      <label for=${`${p}-important`}>Important</label>
+    </div>
+    <div class="field">
+      <label for=${`${p}-list`}>List</label>
+      <select id=${`${p}-list`} value=${draft.listId} onChange=${text("listId")}
+        aria-invalid=${invalid("listId")} aria-describedby=${describedBy("listId")}>
+        <option value="">No list</option>
+        ${lists.map((list) => html`<option value=${list.id}>${list.name}</option>`)}
+      </select>
+      ${errorOf(`${p}-listId-error`, problems.listId)}
+    </div>
+  `;
+}
