@@ -21,7 +21,8 @@ export function snippets({ mcp, rest }: Endpoints, key: string | null): Record<s
   const exportLine = `export TODO_API_KEY=${shellQuote(secret)}`;
   return {
     "snippet-mcp-json": JSON.stringify(
-      { mcpServers: { [SERVER_NAME]: { url: mcp, headers: { Authorization: bearer } } } },
+      // The README's entry: "type": "http" names the transport for the clients that ask for it (Claude Code's .mcp.json).
+      { mcpServers: { [SERVER_NAME]: { type: "http", url: mcp, headers: { Authorization: bearer } } } },
       null,
       2,
     ),

@@ -6,12 +6,13 @@ import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
 import { session } from "./session";
+import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
 
 const endpoints = endpointsFor(window.location.origin);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const LABELS = { email: "Email", password: "Password", name: "Key name", ...CONTROL_LABELS };
+const LABELS = { email: "Email", password: "Password", name: "Key name", timeZone: "Time zone", ...CONTROL_LABELS };
 // What the Security and Your data sections need to know of the signed-in state.
 let currentAccount: Account | null = null;
 let currentKeys: ApiKey[] = [];
@@ -84,6 +85,7 @@ function showAccount(account: Account): void {
   currentAccount = account;
   byId("session-email").textContent = account.email;
   renderMembership(account.membership);
+  renderTimeZone(account);
   byId("loading").hidden = true;
   byId("signed-out").hidden = true;
   byId("signed-in").hidden = false;
@@ -227,6 +229,7 @@ async function start(): Promise<void> {
   wireCreateKey();
   wireSignOut();
   wireAccountControl(control);
+  wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });
   void showContact();
 
   const token = session.get();
