@@ -1,11 +1,12 @@
 import { type Account, type ApiKey, ApiError, api, type Membership } from "./api";
 import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps } from "./account-control";
-import { endpointsFor, renderConnection, wireCopyButtons } from "./connection";
+import { renderConnection, wireCopyButtons } from "./connection";
 import { refreshConnections } from "./connections";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
 import { session } from "./session";
+import { endpointsFor } from "./snippets";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
