@@ -10,7 +10,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bSamsungBrowser\//, "Samsung Internet"],
   [/\bVivaldi\//, "Vivaldi"],
   [/\b(Firefox|FxiOS)\//, "Firefox"],
-  [/\b(Chrome|CriOS|Chromium)\//, "Chrome"],
+  [/\b(Headless)?(Chrome|CriOS|Chromium)\//, "Chrome"],
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
 ];
 
