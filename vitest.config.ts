@@ -27,13 +27,20 @@ export default defineConfig(async () => {
           },
           // Tests in workerd cannot read the repository: Miniflare reads these files' bytes from disk,
           // so test/entry-points can check that the Worker serves them byte-identical.
-          dataBlobBindings: { SKILL_MD_BYTES: "SKILL.md", LLMS_TXT_BYTES: "llms.txt" },
+          dataBlobBindings: { SKILL_MD_BYTES: "SKILL.md", LLMS_TXT_BYTES: "llms.txt", README_MD_BYTES: "README.md" },
         },
       }),
     ],
     test: {
       include: ["test/**/*.test.ts"],
       setupFiles: ["./test/apply-migrations.ts"],
+      // Vitest's 5 s default made time a verdict: on a 2-core machine under parallel load (load average ~13)
+      // a test that signs up and connects over OAuth (two PBKDF2 derivations, registration, consent, token
+      // exchange: ~0.6 s idle), or that pays the MCP SDK's first import (1–4 s), can pass 5 s and fail though
+      // nothing is wrong (test/oauth/key-path.test.ts). A timeout here only ends a hang; suites that are slow by
+      // design still set their own.
+      testTimeout: 120_000,
+      hookTimeout: 120_000,
     },
   };
 });

@@ -1,7 +1,7 @@
 // Forwards every request to the MCP endpoint with `Authorization: Bearer <key>` added, so tools
 // that cannot send headers (the MCP conformance suite) can test the authenticated /mcp.
 //   MCP_KEY=todo_live_… [TARGET=http://localhost:8787] [PORT=8790] node scripts/mcp-auth-proxy.mjs
-//   npx conformance server --url http://localhost:8790/mcp
+//   npx -y @modelcontextprotocol/conformance@0.1.16 server --url http://localhost:8790/mcp
 import { createServer } from "node:http";
 import { Readable } from "node:stream";
 

@@ -9,6 +9,7 @@ import { createBillingWebhookApp } from "./http/billing";
 import { createBenchApp } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
 import { problemResponse } from "./http/problem";
+import { registerProblemPages } from "./http/problems";
 import { securityHeaders } from "./http/security-headers";
 import { createV1App } from "./http/v1/app";
 import { createAuthorizeApp } from "./oauth/authorize";
@@ -30,6 +31,8 @@ export function createApp() {
   app.route("/", createAdminApp());
   app.route("/", createBillingWebhookApp());
   app.route("/", createEntryPointsApp());
+  // The pages problem+json `type` URIs name: public documentation.
+  app.route("/", routesFor(PUBLIC, registerProblemPages));
   // The OAuth authorize page signs in and asks consent: public by nature, with its own same-origin
   // checks and the sign-in limits inside (src/oauth/authorize.ts). The provider's other endpoints are
   // served before Hono (src/index.ts).

@@ -3,6 +3,7 @@ import { refreshConnections } from "./connections";
 import { announce, busy, byId } from "./dom";
 import { clearErrors, showErrors } from "./forms";
 import { describeLosses, openDeleteDialog, renderSessions } from "./security";
+import { describeUserAgent } from "./user-agent";
 import { session } from "./session";
 
 /** The Security (password, sessions) and Your data (export, deletion) sections. */
@@ -35,7 +36,7 @@ async function endSession(deps: ControlDeps, target: Session): Promise<void> {
     await api.endSession(token, target.id);
     await refreshSessions(deps);
     byId("sessions-title").focus();
-    announce(`Session on ${target.userAgent ?? "an unknown browser or app"} ended. It is signed out now.`);
+    announce(`Session on ${describeUserAgent(target.userAgent)} ended. It is signed out now.`);
   } catch (error) {
     deps.handleError(error);
   }

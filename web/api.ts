@@ -142,6 +142,8 @@ export const api = {
   logIn: (body: Credentials) => call<SessionResult>("/auth/login", { method: "POST", body, deviceCookie: true }),
   logOut: (token: string) => call<void>("/auth/logout", { method: "POST", token }),
   getAccount: (token: string) => call<Account>("/account", { token }),
+  updateAccount: (token: string, body: { timeZone: string }) =>
+    call<Account>("/account", { method: "PATCH", body, token }),
   listKeys: (token: string) => call<{ data: ApiKey[] }>("/account/api-keys", { token }).then((r) => r.data),
   createKey: (token: string, name: string) =>
     call<ApiKey & { key: string }>("/account/api-keys", { method: "POST", body: { name }, token }),

@@ -1,18 +1,20 @@
 import { type Account, type ApiKey, ApiError, api, type Membership } from "./api";
 import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps } from "./account-control";
-import { endpointsFor, renderConnection, wireCopyButtons } from "./connection";
+import { renderConnection, wireCopyButtons } from "./connection";
 import { refreshBilling, wireBilling } from "./billing";
 import { refreshConnections } from "./connections";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
 import { session } from "./session";
+import { endpointsFor } from "./snippets";
+import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
 
 const endpoints = endpointsFor(window.location.origin);
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const LABELS = { email: "Email", password: "Password", name: "Key name", ...CONTROL_LABELS };
+const LABELS = { email: "Email", password: "Password", name: "Key name", timeZone: "Time zone", ...CONTROL_LABELS };
 // What the Security and Your data sections need to know of the signed-in state.
 let currentAccount: Account | null = null;
 let currentKeys: ApiKey[] = [];
@@ -85,6 +87,7 @@ function showAccount(account: Account): void {
   currentAccount = account;
   byId("session-email").textContent = account.email;
   renderMembership(account.membership);
+  renderTimeZone(account);
   byId("loading").hidden = true;
   byId("signed-out").hidden = true;
   byId("signed-in").hidden = false;
@@ -235,6 +238,7 @@ async function start(): Promise<void> {
   wireSignOut();
   wireAccountControl(control);
   wireBilling((error) => handleError(error));
+  wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });
   void showContact();
 
   const token = session.get();

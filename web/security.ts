@@ -1,5 +1,6 @@
 import type { Session } from "./api";
 import { byId, h, timeElement } from "./dom";
+import { describeUserAgent } from "./user-agent";
 
 /** Rendering of the session list and the delete-account confirmation. */
 
@@ -8,14 +9,15 @@ function meta(term: string, value: Node | string): HTMLDivElement {
 }
 
 function sessionItem(session: Session, onEnd: (session: Session) => void): HTMLLIElement {
-  const name = session.userAgent ?? "Unknown browser or app";
+  const name = describeUserAgent(session.userAgent);
   const item = h(
     "li",
     { class: "key", "data-session-id": session.id },
     h(
       "div",
       { class: "key__head" },
-      h("h4", { class: "key__name" }, name),
+      // The whole User-Agent stays one hover away, for the rare person who needs to tell two alike apart.
+      h("h4", { class: "key__name", title: session.userAgent ?? "" }, name),
       session.current ? h("span", { class: "badge badge--max" }, "This device") : null,
     ),
     h(
@@ -48,6 +50,8 @@ export function renderSessions(sessions: Session[], onEnd: (session: Session) =>
 export function describeLosses(email: string, plan: string, activeKeys: number): void {
   byId("delete-email").textContent = email;
   byId("delete-plan").textContent = plan;
+  // With no key there is nothing to lose there: the line goes, rather than saying "your 0 active API keys".
+  byId("delete-keys-item").hidden = activeKeys === 0;
   byId("delete-keys").textContent = activeKeys === 1 ? "your 1 active API key" : `your ${activeKeys} active API keys`;
 }
 

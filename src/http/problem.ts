@@ -30,12 +30,13 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   unavailable: 503,
 };
 
-const titleOf = (code: ErrorCode) => code.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+export const titleOf = (code: ErrorCode) => code.replaceAll("_", " ").replace(/^./, (c) => c.toUpperCase());
+export const statusOfCode = (code: ErrorCode) => statusOf[code];
 
 export const Problem = z
   .object({
     type: z.string().openapi({
-      description: "URI naming the problem type; ends in the `code`.",
+      description: "URI of the problem type's page (status, meaning, what to do); ends in the `code`.",
       example: "https://todo.example.com/problems/validation_failed",
     }),
     title: z.string().openapi({ description: "Short summary of the problem type.", example: "Validation failed" }),

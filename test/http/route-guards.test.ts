@@ -156,6 +156,7 @@ describe("route guards", () => {
       "GET /api/v1/openapi.json",
       "GET /llms.txt",
       "GET /oauth/authorize",
+      "GET /problems/:code",
       "POST /_bench/d1",
       "POST /auth/login",
       "POST /auth/signup",

@@ -1,0 +1,113 @@
+import type { ErrorCode } from "../domain/errors";
+
+/**
+ * What each problem type means and what to do about it: the page its `type` URI leads to (RFC 9457 §3.1.1),
+ * served by problems.ts. Typed by ErrorCode, so a new code does not compile until it has its page.
+ */
+export const problemTypes: Record<ErrorCode, { meaning: string; action: string }> = {
+  validation_failed: {
+    meaning:
+      "The request's input is invalid: a field of the body, a path or query parameter, or the body itself (its media type or JSON syntax). `errors` names each field by `path`, with a `message`.",
+    action:
+      "Correct what `errors` names and send the request again; the formats are in the API reference. Sent unchanged, it fails the same way.",
+  },
+  unauthorized: {
+    meaning:
+      "The request has no valid credential: the bearer API key (or session, OAuth access token, admin token) is missing, malformed, unknown, revoked or expired.",
+    action:
+      "Send `Authorization: Bearer todo_live_…` with an active key from the account page. An MCP host connected over OAuth signs in again: the `WWW-Authenticate` header names the metadata that starts it.",
+  },
+  invalid_credentials: {
+    meaning:
+      "The email and password do not match an account: at sign-in, or when a password is asked again (changing the password, erasing the account).",
+    action:
+      "Check both and try again. Attempts count against the sign-in limits (5 a minute per email), so a script should not loop on it.",
+  },
+  max_required: {
+    meaning: "The key is valid, but its account has no active Max membership, which tasks and lists need.",
+    action: "The account needs Max; the operator grants it. Retrying does not help until then.",
+  },
+  insufficient_scope: {
+    meaning:
+      "The app is connected over OAuth with `tasks:read` only, and this MCP tool writes, which needs `tasks:write`.",
+    action: "Connect the app again and approve `tasks:write`, or use the read-only tools.",
+  },
+  forbidden_origin: {
+    meaning:
+      "A browser sent this request from a site this route does not accept. Task, account and MCP routes accept this service's own origin, localhost, and the hostnames the operator lists in `ALLOWED_ORIGINS`.",
+    action:
+      "Call from a server or a tool (no `Origin` header), or ask the operator to add your site's hostname to `ALLOWED_ORIGINS`.",
+  },
+  task_not_found: {
+    meaning:
+      "No task with this id in your account: it never existed, it was deleted, or it belongs to another account.",
+    action: "List the tasks (or sync with `since`) for the current ids.",
+  },
+  list_not_found: {
+    meaning:
+      "No list with this id in your account: it never existed, it was deleted, or it belongs to another account.",
+    action: "`GET /api/v1/lists` has the current lists and their ids.",
+  },
+  pack_not_found: {
+    meaning: "No holiday calendar pack with this id.",
+    action: "`GET /api/v1/calendars` lists the packs (search them with `q`).",
+  },
+  not_found: {
+    meaning:
+      "Nothing answers at this URL: a mistyped path, or a feature this deployment has switched off (such as the admin routes without an admin token).",
+    action: "Check the path and method against the API root, `GET /api/v1/`, and the OpenAPI document.",
+  },
+  method_not_allowed: {
+    meaning: "The route exists, but not with this HTTP method.",
+    action: "Use a method the API reference lists for this path.",
+  },
+  email_taken: {
+    meaning: "An account with this email already exists.",
+    action: "Sign in instead, or sign up with another address.",
+  },
+  key_limit_reached: {
+    meaning: "The account already has 10 active API keys, the most it may have.",
+    action: "Revoke a key you no longer use on the account page, then create the new one.",
+  },
+  list_exists: {
+    meaning: "The account already has a list with this name (names are compared ignoring case).",
+    action: "Use that list (its id is in `GET /api/v1/lists`), or choose another name.",
+  },
+  idempotency_in_progress: {
+    meaning: "A request with this `Idempotency-Key` is still being processed.",
+    action: "Wait a moment and send the same request with the same key again: you get the first request's result.",
+  },
+  sync_expired: {
+    meaning:
+      "`since` is older than the 90 days that deletions are remembered, so the deletions since then cannot be reported.",
+    action: "Drop the local copy and list again without `since`; then sync from that answer's `meta.serverTime`.",
+  },
+  precondition_failed: {
+    meaning: "`If-Match` names a version that is no longer current: the item changed after you read it.",
+    action: "Read it again for its current `ETag`, apply your change to what it is now, and send it with that `ETag`.",
+  },
+  payload_too_large: {
+    meaning: "The body is larger than this route accepts.",
+    action: "Send less: a title has at most 500 characters and notes at most 20,000.",
+  },
+  idempotency_key_reused: {
+    meaning: "This `Idempotency-Key` was used in the last 24 hours with a different body.",
+    action: "Use a new key for a new request. Sending the first body again with this key returns the first result.",
+  },
+  rate_limited: {
+    meaning: "Too many requests in the current minute for this key, client IP, email or account.",
+    action:
+      "Wait the seconds in `Retry-After`, then retry. Successful responses carry `RateLimit` and `RateLimit-Policy`, which show what is left.",
+  },
+  internal: {
+    meaning:
+      "Something failed on our side that a retry is unlikely to change (a bug, or a value beyond a database limit). Nothing was half-written.",
+    action:
+      "If it happens again, tell the service's contact (`GET /api/v1/`) the time and the request, never your key.",
+  },
+  unavailable: {
+    meaning: "The database is briefly unavailable. Nothing was half-written.",
+    action:
+      "Retry after the seconds in `Retry-After`. With an `Idempotency-Key`, retrying a task creation is safe: it is created once.",
+  },
+};
