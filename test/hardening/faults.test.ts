@@ -287,9 +287,12 @@ describe("storage faults", () => {
     const user = await maxUser("idem-fault");
     const create = (key: string, title: string) =>
       call("/api/v1/tasks", { token: user.key, body: { title }, headers: { "Idempotency-Key": key } });
+    // The key's lastUsedAt is written at most once a minute: this first request writes it, so the
+    // requests counted below, like the ones faulted, write the record and the task only.
+    await create(`warm-${crypto.randomUUID()}`, "warm");
     const n = await writesOf(user.accountId, () => create(`count-${crypto.randomUUID()}`, "counted"));
-    // The key's lastUsedAt, the record, the task: every one of them must roll back with the others.
-    expect(n).toBeGreaterThanOrEqual(3);
+    // The record and the task (with its search index, by trigger): each must roll back with the other.
+    expect(n).toBeGreaterThanOrEqual(2);
     for (let at = 0; at < n; at++) {
       const key = `retry-${at}-${crypto.randomUUID()}`;
       const p = sqlPlan({ failAtWrite: at });
@@ -303,7 +306,7 @@ describe("storage faults", () => {
       expect(again.status).toBe(201);
       expect((await json(again)).id).toBe((await json(first)).id);
     }
-    expect(await snapshot(user.accountId)).toHaveLength(n + 1);
+    expect(await snapshot(user.accountId)).toHaveLength(n + 2);
   });
 
   it("completing a repeating task is atomic: a fault at any write leaves it open and spawns no next occurrence", async () => {
