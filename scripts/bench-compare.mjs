@@ -120,6 +120,12 @@ export function compareDesigns(current, previous, connections) {
   };
 }
 
+/** The busiest server thread's CPU per response over the reference row's, in ms: steadier than throughput. */
+function threadOver(results, id, ref, c) {
+  const [row, floor] = [runOf(results, id, c), runOf(results, ref, c)];
+  const ms = row?.busiestThreadMsPerRequest - floor?.busiestThreadMsPerRequest;
+  return Number.isFinite(ms) ? `${ms >= 0 ? "+" : ""}${ms.toFixed(1)}` : "–";
+}
 const cell = (r) => (r ? `${r.ratio.toFixed(2)} ${formatInterval(r.interval90)}` : "–");
 const verdict = (r) => `${r.pass ? "ok" : "MISS"}${r.clear === false ? "?" : ""}`;
 
@@ -128,8 +134,8 @@ export function markdownTables(current, previous, connections, names = { previou
   const comparison = compareDesigns(current, previous, connections);
   const floorName = { b: "(b)", object: "the object floor" };
   const lines = [
-    `| Task row | conn | ${names.previous} ÷ ${floorName[comparison.floors.previous]} | ${names.current} ÷ ${floorName[comparison.floors.current]} | ${names.current} ÷ ${names.previous} | ≥ ${KEEP_SHARE} × |`,
-    "|---|---|---|---|---|---|",
+    `| Task row | conn | ${names.previous} ÷ ${floorName[comparison.floors.previous]} | ${names.current} ÷ ${floorName[comparison.floors.current]} | ${names.current} ÷ ${names.previous} | ≥ ${KEEP_SHARE} × | thr ms over the floor, ${names.previous} → ${names.current} |`,
+    "|---|---|---|---|---|---|---|",
   ];
   for (const row of comparison.rows)
     for (const c of connections) {
@@ -137,15 +143,19 @@ export function markdownTables(current, previous, connections, names = { previou
       if (!r) continue;
       const share = `${r.share.toFixed(2)} ${formatInterval(r.interval90)}`;
       lines.push(
-        `| ${c === connections[0] ? row.label : ""} | ${c} | ${cell(r.before)} | ${cell(r.now)} | ${share} | ${verdict(r)} |`,
+        `| ${c === connections[0] ? row.label : ""} | ${c} | ${cell(r.before)} | ${cell(r.now)} | ${share} | ${verdict(r)} | ${threadOver(previous, row.id, comparison.floors.previous, c)} → ${threadOver(current, row.id, comparison.floors.current, c)} |`,
       );
     }
-  lines.push("", `| Other row | conn | ${names.previous} ÷ (b) | ${names.current} ÷ (b) |`, "|---|---|---|---|");
+  lines.push(
+    "",
+    `| Other row | conn | ${names.previous} ÷ (b) | ${names.current} ÷ (b) | thr ms over (b), ${names.previous} → ${names.current} |`,
+    "|---|---|---|---|---|",
+  );
   const others = current.rows.filter((row) => !TASK_ROWS.includes(row.id) && row.id !== "b" && row.status === "ok");
   for (const row of others)
     for (const c of connections)
       lines.push(
-        `| ${c === connections[0] ? row.label : ""} | ${c} | ${cell(ratioIn(previous, row.id, "b", c))} | ${cell(ratioIn(current, row.id, "b", c))} |`,
+        `| ${c === connections[0] ? row.label : ""} | ${c} | ${cell(ratioIn(previous, row.id, "b", c))} | ${cell(ratioIn(current, row.id, "b", c))} | ${threadOver(previous, row.id, "b", c)} → ${threadOver(current, row.id, "b", c)} |`,
       );
   return lines.join("\n");
 }
