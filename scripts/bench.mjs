@@ -2,13 +2,15 @@
 // route on) on a free 127.0.0.1 port with a throwaway D1, seeds accounts with 100 and 1,000 tasks (and
 // one of 10,000 for the search rows, only when one of them runs), and measures each request with
 // autocannon at 1 and 10 connections. Prints a table and writes bench/results.json with every figure
-// and its ratio to baseline (b), the one-D1-query route.
+// and its ratio to baseline (b), the one-D1-query route, and each task row's ratio to the object floor,
+// one call to an account object (the hop every task request makes).
 //
 // Exits non-zero only on errors (setup failure, a non-expected status or a socket error under
 // load), never on a timing: targets are reported, not enforced. See bench/README.md.
 //   BENCH_DURATION  seconds per row and connection count, run as that many 1 s slices (default 5)
 //   BENCH_WARMUP    seconds of unrecorded warm-up before each row (default 1)
-//   BENCH_ROWS      comma-separated row ids to run (e.g. "a,list100"); baseline (b) always runs
+//   BENCH_ROWS      comma-separated row ids to run (e.g. "a,list100"); (b) and the object floor always run
+//   BENCH_COMPARE   an earlier design's results.json: checks each task row's ratio to its floor against it
 //   BENCH_D1_DIR    where the throwaway D1 lives (default /dev/shm with 1 GiB free, else the temp dir)
 import { execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,12 +20,24 @@ import { cpus, loadavg, release, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import autocannon from "autocannon";
+import {
+  compareDesigns,
+  formatInterval,
+  interval90,
+  isClear,
+  KEEP_SHARE,
+  percentile,
+  round,
+  TASK_ROWS,
+} from "./bench-compare.mjs";
 
 const root = resolve(import.meta.dirname, "..");
 const DURATION = Math.max(1, Math.round(Number(process.env.BENCH_DURATION ?? 5)));
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 1);
 const CONNECTIONS = [1, 10];
 const BASELINE = "b";
+// The task rows' floor: one call to an account object that does nothing (GET /_bench/object).
+const OBJECT_FLOOR = "object";
 const env = {
   ...process.env,
   // Wrangler needs Node >= 22.12: prefer the pinned binary in node_modules/.bin.
@@ -377,11 +391,6 @@ function cpuBetween(before, after) {
   return { cpuMs: after.total - before.total, threadMs };
 }
 
-const percentile = (sorted, p) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : null;
-const round = (x, digits = 2) =>
-  x === null || x === undefined || !Number.isFinite(x) ? null : Number(x.toFixed(digits));
-
 /** One autocannon run; returns the raw samples so that slices of one row can be merged. */
 function load(row, connections, seconds) {
   const sample = { latencies: [], statuses: {}, errors: 0, elapsed: 0, cpuMs: null, threadMs: null };
@@ -457,6 +466,9 @@ const SHM_NEEDED_BYTES = 1024 ** 3;
 const d1Parent = process.env.BENCH_D1_DIR ?? (freeBytesOf("/dev/shm") >= SHM_NEEDED_BYTES ? "/dev/shm" : tmpdir());
 persistDir = mkdtempSync(join(d1Parent, "todo-bench-"));
 const problems = [];
+// Read before the run, so that a wrong path fails in a second, not after four minutes.
+const compareFile = process.env.BENCH_COMPARE;
+const earlier = compareFile && JSON.parse(readFileSync(resolve(compareFile), "utf8"));
 
 console.log("Preparing: assets, local D1 migrations, wrangler dev …");
 await run("npm", ["run", "--silent", "assets"]);
@@ -478,7 +490,7 @@ base = started.base;
 console.log(`wrangler dev ready on ${base} after ${started.readyMs} ms`);
 
 const only = process.env.BENCH_ROWS?.split(",").map((id) => id.trim());
-const wanted = (id) => !only || id === BASELINE || only.includes(id);
+const wanted = (id) => !only || id === BASELINE || id === OBJECT_FLOOR || only.includes(id);
 
 const seedStart = performance.now();
 // A `since` before the seed returns every task, read from D1 each time (since syncs are never held).
@@ -558,6 +570,13 @@ const list100Bytes = Buffer.byteLength((await call("/api/v1/tasks", { token: key
 const allRows = [
   { id: "a", label: "(a) GET /api/v1/ — no I/O", method: "GET", path: "/api/v1/", expect: 200 },
   { id: "b", label: "(b) GET /_bench/d1 — one SELECT 1", method: "GET", path: "/_bench/d1", expect: 200 },
+  {
+    id: OBJECT_FLOOR,
+    label: "(o) GET /_bench/object — one call to an account object",
+    method: "GET",
+    path: "/_bench/object",
+    expect: 200,
+  },
   {
     id: "bWrite",
     label: "(b) as a write: one trivial INSERT (diagnostic)",
@@ -730,6 +749,8 @@ for (const c of CONNECTIONS) {
 
 // ---------------------------------------------------------------- ratios, targets, report
 
+/** The rows as results.json keeps them: without the request's parts. */
+const savedRows = () => rows.map(({ headers, body, mcp, needsEtag, nextPath, ...row }) => row);
 const byId = Object.fromEntries(rows.map((r) => [r.id, r]));
 const ratio = (x, y) => (x !== null && y ? round(x / y) : null);
 for (const row of rows) {
@@ -737,8 +758,31 @@ for (const row of rows) {
     const r = row.runs?.[c];
     const b = byId[BASELINE].runs?.[c];
     if (r && b) r.ratioToB = { rps: ratio(r.rps, b.rps), p50: ratio(r.p50, b.p50), p99: ratio(r.p99, b.p99) };
+    const o = byId[OBJECT_FLOOR]?.runs?.[c];
+    if (r && o && TASK_ROWS.includes(row.id))
+      r.ratioToObject = { rps: ratio(r.rps, o.rps), p50: ratio(r.p50, o.p50), p99: ratio(r.p99, o.p99) };
   }
 }
+// A task row against the object floor, and the floor against (b): what the object's work adds to its hop,
+// and what the hop costs beside one D1 query.
+const floorRatios = TASK_ROWS.filter((id) => byId[id]?.runs && byId[OBJECT_FLOOR]?.runs).map((id) => ({
+  id,
+  label: byId[id].label,
+  results: Object.fromEntries(
+    CONNECTIONS.map((c) => [
+      c,
+      {
+        ratio: byId[id].runs[c].ratioToObject.rps,
+        interval90: interval90(byId[id].runs[c].sliceRps, byId[OBJECT_FLOOR].runs[c].sliceRps),
+      },
+    ]),
+  ),
+}));
+const comparison = earlier && {
+  file: compareFile,
+  startedAt: earlier.startedAt,
+  ...compareDesigns({ rows: savedRows() }, earlier, CONNECTIONS),
+};
 
 const targetDefs = [
   { name: "GET /api/v1/tasks (100) throughput ≥ 0.9 × (b)", row: "list100", ref: "b", min: 0.9 },
@@ -760,41 +804,13 @@ const targetDefs = [
   { name: "Calendar pack throughput ≥ 0.9 × (a)", row: "pack", ref: "a", min: 0.9 },
   { name: "Calendar 304 throughput ≥ 1.0 × (a) (costs no more)", row: "pack304", ref: "a", min: 1.0 },
 ];
-// How far a ratio would move if the run were repeated: the rows' 1 s slices are paired by round
-// (they took turns), and the rounds are resampled with replacement. A deterministic generator keeps
-// one run's report reproducible from its results.json.
-const BOOTSTRAP_SAMPLES = 2000;
-function interval90(rowSlices, refSlices) {
-  const n = Math.min(rowSlices?.length ?? 0, refSlices?.length ?? 0);
-  if (n < 3) return null;
-  let seed = 0x2545f491;
-  const random = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return (seed >>> 0) / 2 ** 32;
-  };
-  const ratios = [];
-  for (let b = 0; b < BOOTSTRAP_SAMPLES; b++) {
-    let row = 0;
-    let ref = 0;
-    for (let i = 0; i < n; i++) {
-      const k = Math.floor(random() * n);
-      row += rowSlices[k];
-      ref += refSlices[k];
-    }
-    ratios.push(row / ref);
-  }
-  ratios.sort((x, y) => x - y);
-  return [round(percentile(ratios, 5)), round(percentile(ratios, 95))];
-}
 const targets = targetDefs.map((t) => {
   const perConnections = {};
   for (const c of CONNECTIONS) {
     const value = ratio(byId[t.row]?.runs?.[c]?.rps ?? null, byId[t.ref]?.runs?.[c]?.rps);
     const interval = value === null ? null : interval90(byId[t.row].runs[c].sliceRps, byId[t.ref].runs[c].sliceRps);
     // Clear when the whole interval is on one side of the threshold; otherwise within this run's noise.
-    const clear = interval === null ? null : interval[0] >= t.min || interval[1] < t.min;
+    const clear = isClear(interval, t.min);
     perConnections[c] = { ratio: value, pass: value === null ? null : value >= t.min, interval90: interval, clear };
   }
   return { ...t, results: perConnections };
@@ -803,7 +819,7 @@ const zeroNon2xx = { name: "0 unexpected statuses and 0 errors in every load run
 
 const pad = (s, n, right = false) => (right ? String(s ?? "–").padStart(n) : String(s ?? "–").padEnd(n));
 const lines = [];
-const header = `${pad("request", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("p50 ms", 8, true)} ${pad("p99 ms", 8, true)} ${pad("×b req/s", 9, true)} ${pad("×b p50", 7, true)} ${pad("×b p99", 7, true)} ${pad("cpu ms", 7, true)} ${pad("thr ms", 7, true)} ${pad("bad", 4, true)}`;
+const header = `${pad("request", 58)} ${pad("conn", 4, true)} ${pad("req/s", 8, true)} ${pad("p50 ms", 8, true)} ${pad("p99 ms", 8, true)} ${pad("×b req/s", 9, true)} ${pad("×b p50", 7, true)} ${pad("×b p99", 7, true)} ${pad("×o req/s", 9, true)} ${pad("cpu ms", 7, true)} ${pad("thr ms", 7, true)} ${pad("bad", 4, true)}`;
 lines.push(header, "-".repeat(header.length));
 for (const row of rows) {
   if (row.status !== "ok") {
@@ -813,7 +829,7 @@ for (const row of rows) {
   for (const c of CONNECTIONS) {
     const r = row.runs[c];
     lines.push(
-      `${pad(c === CONNECTIONS[0] ? row.label : "", 58)} ${pad(c, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.p50, 8, true)} ${pad(r.p99, 8, true)} ${pad(r.ratioToB?.rps, 9, true)} ${pad(r.ratioToB?.p50, 7, true)} ${pad(r.ratioToB?.p99, 7, true)} ${pad(r.serverCpuMsPerRequest, 7, true)} ${pad(r.busiestThreadMsPerRequest, 7, true)} ${pad(r.unexpected + r.errors, 4, true)}`,
+      `${pad(c === CONNECTIONS[0] ? row.label : "", 58)} ${pad(c, 4, true)} ${pad(r.rps, 8, true)} ${pad(r.p50, 8, true)} ${pad(r.p99, 8, true)} ${pad(r.ratioToB?.rps, 9, true)} ${pad(r.ratioToB?.p50, 7, true)} ${pad(r.ratioToB?.p99, 7, true)} ${pad(r.ratioToObject?.rps, 9, true)} ${pad(r.serverCpuMsPerRequest, 7, true)} ${pad(r.busiestThreadMsPerRequest, 7, true)} ${pad(r.unexpected + r.errors, 4, true)}`,
     );
   }
 }
@@ -825,9 +841,7 @@ for (const t of targets) {
   const parts = CONNECTIONS.map((c) => {
     const r = t.results[c];
     const verdict = r.pass === null ? "n/a" : `${r.pass ? "ok" : "MISS"}${r.clear === false ? "?" : ""}`;
-    return `@${c}: ${pad(r.ratio, 4)} ${pad(verdict, 5)} ${r.interval90 ? `[${r.interval90.map((x) => x.toFixed(2)).join("–")}]` : ""}`.padEnd(
-      30,
-    );
+    return `@${c}: ${pad(r.ratio, 4)} ${pad(verdict, 5)} ${formatInterval(r.interval90)}`.padEnd(30);
   });
   lines.push(`  ${pad(t.name, 72)} ${parts.join(" ")}`.trimEnd());
 }
@@ -837,6 +851,32 @@ if (unclear.length)
   lines.push(
     `  ?: ${unclear.length} verdict(s) within this run's noise (the interval spans the threshold): a rerun may flip them.`,
   );
+if (floorRatios.length) {
+  lines.push("", "Task rows ÷ the object floor (o), throughput [90% interval over this run's rounds]:");
+  for (const f of floorRatios) {
+    const parts = CONNECTIONS.map((c) =>
+      `@${c}: ${pad(f.results[c].ratio, 4)} ${formatInterval(f.results[c].interval90)}`.padEnd(26),
+    );
+    lines.push(`  ${pad(f.label, 72)} ${parts.join(" ")}`.trimEnd());
+  }
+}
+if (comparison) {
+  lines.push(
+    "",
+    `Against ${comparison.file} (run ${comparison.startedAt}): each task row's ratio to its floor, this run's (${comparison.floors.current}) ÷ that run's (${comparison.floors.previous}), ≥ ${KEEP_SHARE} [90% interval, both runs' rounds]; ? within the runs' noise, counts as met:`,
+  );
+  for (const row of comparison.rows) {
+    const parts = CONNECTIONS.map((c) => {
+      const r = row.results[c];
+      if (!r) return "n/a".padEnd(34);
+      const verdict = `${r.pass ? "ok" : "MISS"}${r.clear === false ? "?" : ""}`;
+      return `@${c}: ${pad(r.share, 4)} ${pad(verdict, 5)} ${formatInterval(r.interval90)}`.padEnd(34);
+    });
+    lines.push(`  ${pad(row.label, 72)} ${parts.join(" ")}`.trimEnd());
+  }
+  const unmet = comparison.rows.flatMap((row) => CONNECTIONS.filter((c) => row.results[c]?.met === false));
+  lines.push(`  ${unmet.length ? `${unmet.length} check(s) not met beyond the runs' noise` : "every check met"}`);
+}
 const payloadRatios = CONNECTIONS.map(
   (c) => `@${c}: ${ratio(byId.list100?.runs?.[c]?.rps ?? null, byId.bPayload?.runs?.[c]?.rps) ?? "–"}`,
 );
@@ -897,13 +937,17 @@ const results = {
     warmupSeconds: WARMUP,
     connections: CONNECTIONS,
     baseline: BASELINE,
+    objectFloor: OBJECT_FLOOR,
+    taskRows: TASK_ROWS,
     server: "wrangler dev --log-level error --var RATE_LIMITS:off --var BENCH_ROUTES:on",
   },
   machine,
   server: { readyMs: started.readyMs },
   seed: { tasks: { list100: 100, list1000: 1000 }, ms: seedMs, search: searchSeeded },
-  rows: rows.map(({ headers, body, mcp, needsEtag, nextPath, ...row }) => row),
+  rows: savedRows(),
   targets: [...targets, zeroNon2xx],
+  objectFloor: floorRatios,
+  ...(comparison && { comparison }),
   errors: problems,
 };
 writeFileSync(join(root, "bench", "results.json"), `${JSON.stringify(results, null, 2)}\n`);

@@ -126,6 +126,11 @@ export class AccountObject extends DurableObject<Env> {
       .run();
   }
 
+  /** The bench's object floor (GET /_bench/object, src/http/bench.ts): a call that does nothing, the hop alone. */
+  ping(): number {
+    return 1;
+  }
+
   /** When each key and connection was last used: the account page shows it beside D1's list. */
   async usage(accountId: string) {
     await this.open(accountId);

@@ -1,10 +1,14 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
+import { accountObject } from "../account/client";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
 import { PUBLIC, routesFor } from "./access";
 
 export const BENCH_D1_PATH = "/_bench/d1";
+export const BENCH_OBJECT_PATH = "/_bench/object";
+/** The object the object floor calls. Not an account id (those are UUIDs), so no account's object is touched. */
+export const BENCH_OBJECT_NAME = "bench-floor";
 
 /**
  * Benchmark-only routes (`npm run bench`). They sit outside /api/v1 and are plain Hono routes,
@@ -24,6 +28,15 @@ function registerBenchRoutes(app: OpenAPIHono<AppEnv>) {
     const pad = Math.min(Math.max(Number(c.req.query("pad")) || 0, 0), 1_000_000);
     const padded = pad > body.length + 10 ? `${body.slice(0, -1)},"pad":"${"x".repeat(pad - body.length - 9)}"}` : body;
     return c.body(padded, 200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+  });
+
+  // The object floor: the app stack plus one RPC to an account object that does nothing (`ping`), the
+  // hop every task request makes, with no credential to judge and no SQL. Same body and headers as (b),
+  // so a task row divided by this one is what the object's work adds to its hop.
+  app.get(BENCH_OBJECT_PATH, async (c) => {
+    requireBenchRoutes(c.env, `GET ${c.req.path}`);
+    const one = await accountObject(c.env, BENCH_OBJECT_NAME).ping();
+    return c.body(JSON.stringify({ one }), 200, { "Content-Type": "application/json", "Cache-Control": "no-store" });
   });
 
   // The write floor, a diagnostic row: exactly one trivial INSERT, one row on one page, through the

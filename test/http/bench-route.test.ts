@@ -8,8 +8,12 @@ import { call, json } from "../helpers";
 describe("benchmark-only route", () => {
   it("does not exist unless BENCH_ROUTES is on", async () => {
     expect(env.BENCH_ROUTES).toBe("off");
-    for (const method of ["GET", "POST"]) {
-      const res = await call("/_bench/d1", { method });
+    for (const [method, path] of [
+      ["GET", "/_bench/d1"],
+      ["POST", "/_bench/d1"],
+      ["GET", "/_bench/object"],
+    ]) {
+      const res = await call(path!, { method });
       expect(res.status).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
       expect((await json(res)).code).toBe("not_found");
@@ -41,6 +45,13 @@ describe("benchmark route when on", () => {
       expect(new TextEncoder().encode(text).byteLength).toBe(size);
       expect(JSON.parse(text).one).toBe(1);
     }
+  });
+
+  it("answers one call to an account object for the object floor", async () => {
+    const res = await benchCall("/_bench/object");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ one: 1 });
   });
 
   it("writes exactly one row for the write baseline, into a table only the bench creates", async () => {

@@ -149,6 +149,7 @@ describe("route guards", () => {
     expect(open.sort()).toEqual([
       "GET /SKILL.md",
       "GET /_bench/d1",
+      "GET /_bench/object",
       "GET /api/v1",
       "GET /api/v1/calendars",
       "GET /api/v1/calendars/:id",
