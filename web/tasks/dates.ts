@@ -1,36 +1,12 @@
+import { toFloating } from "../../src/domain/tasks/wall-clock";
+
 /**
  * Days and times in the account's time zone: the views (Today, Overdue, …) and the due and reminder
  * fields use it, whatever zone the browser is in. A day is "YYYY-MM-DD"; a wall time "HH:MM".
  */
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-function partsFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-US", {
-      timeZone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      second: "2-digit",
-    });
-    formats.set(timeZone, format);
-  }
-  return format;
-}
-
-/** The wall clock in `timeZone` at `instant`, as if it were UTC (milliseconds). */
-function floating(instant: number, timeZone: string): number {
-  const p = Object.fromEntries(
-    partsFormat(timeZone)
-      .formatToParts(new Date(instant))
-      .map((x) => [x.type, x.value]),
-  );
-  return Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!);
-}
+// The API's own wall-clock reading (the same module computes recurrences), so the page and the server agree.
+const floating = toFloating;
 
 const pad = (n: number) => String(Math.abs(n)).padStart(2, "0");
 const isoOf = (floatingMs: number) => new Date(floatingMs).toISOString();
