@@ -15,6 +15,8 @@ export default defineConfig(async () => {
             // Every suite signs up from the same "IP": limits are off here, and test/hardening
             // turns them on per request (a patched env) against the real [[ratelimits]] bindings.
             RATE_LIMITS: "off",
+            // Webhooks may point to a local receiver (test/events).
+            WEBHOOKS_ALLOW_LOOPBACK: "on",
             // Links follow each request's origin (http://example.com), whatever wrangler.toml names for production.
             PUBLIC_ORIGIN: "",
             // Generated inputs per endpoint and MCP tool in test/hardening/fuzz.test.ts: FUZZ_RUNS=5000 npm test.

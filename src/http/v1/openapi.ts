@@ -31,6 +31,11 @@ export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, v1: OpenAPIHon
         name: "Lists",
         description: "Named lists of tasks, with their counts. Bearer API key and active Max membership.",
       },
+      {
+        name: "Webhooks",
+        description:
+          "Signed POSTs of the account's events (Standard Webhooks) to endpoints it registers; the events are this document's `webhooks`. Bearer API key and active Max membership.",
+      },
       { name: "Calendars", description: "Public holiday calendar packs. No credentials." },
     ],
   });
