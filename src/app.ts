@@ -7,6 +7,7 @@ import { createAccountApp } from "./http/account";
 import { createAdminApp } from "./http/admin";
 import { createBenchApp } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
+import { registerFeedRoutes } from "./http/feeds";
 import { problemResponse } from "./http/problem";
 import { securityHeaders } from "./http/security-headers";
 import { createV1App } from "./http/v1/app";
@@ -28,6 +29,8 @@ export function createApp() {
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
   app.route("/", createEntryPointsApp());
+  // The calendar feed: its secret token is its credential (http/feeds.ts).
+  app.route("/", routesFor(PUBLIC, registerFeedRoutes));
   // The OAuth authorize page signs in and asks consent: public by nature, with its own same-origin
   // checks and the sign-in limits inside (src/oauth/authorize.ts). The provider's other endpoints are
   // served before Hono (src/index.ts).

@@ -104,7 +104,7 @@ export async function deliverDue(storage: DurableObjectStorage, db: AccountDb, a
     .from(webhookOutbox)
     .innerJoin(webhooks, eq(webhooks.id, webhookOutbox.webhookId))
     .where(lte(webhookOutbox.dueAt, now))
-    .orderBy(asc(webhookOutbox.dueAt))
+    .orderBy(asc(webhookOutbox.dueAt), sql`${webhookOutbox}.rowid`)
     .limit(BATCH)
     .all();
   if (due.length === 0) return;

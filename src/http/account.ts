@@ -11,6 +11,7 @@ import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./a
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 import { registerConnectionRoutes } from "./account-connections";
+import { registerEventRoutes } from "./account-events";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -61,7 +62,14 @@ export function createAccountApp() {
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
   app.route(
     "/",
-    routesFor(SESSION, registerAccountRoutes, registerSecurityRoutes, registerConnectionRoutes, registerDataRoutes),
+    routesFor(
+      SESSION,
+      registerAccountRoutes,
+      registerSecurityRoutes,
+      registerConnectionRoutes,
+      registerDataRoutes,
+      registerEventRoutes,
+    ),
   );
   return app;
 }

@@ -2,6 +2,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { API_KEY, PUBLIC, PUBLIC_DOCUMENT, routesFor } from "../access";
 import { registerCalendarRoutes } from "./calendars";
+import { getTaskFeedRoute } from "../feeds";
 import { registerEventDocuments } from "./event-documents";
 import { registerDocsPage } from "./docs";
 import { registerListRoutes } from "./lists";
@@ -21,6 +22,8 @@ export function createV1App() {
   v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes, registerWebhookRoutes));
   // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.
   registerEventDocuments(v1);
+  // The task feed is served at the origin's root (src/http/feeds.ts) and documented here.
+  v1.openAPIRegistry.registerPath(getTaskFeedRoute);
   v1.route("/", routesFor(PUBLIC, registerCalendarRoutes));
   // The document describes every route of v1, so it is served from v1's registry.
   v1.route(

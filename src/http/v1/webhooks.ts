@@ -91,16 +91,16 @@ export const testWebhookRoute = createRoute({
   operationId: "testWebhook",
   summary: "Send a test event",
   description:
-    "Queues a `webhook.test` event to this webhook (enabled or not), delivered within seconds and retried like any event. Its outcome appears in `listWebhookDeliveries`.",
+    "Queues a `webhook.test` event to this webhook (enabled or not), delivered within seconds and retried like any event. Its outcome appears in `listWebhookDeliveries`. The body is `{}` (every POST here is JSON).",
   tags,
   security,
-  request: { params: IdParam },
+  request: { params: IdParam, body: { required: true, ...json(z.strictObject({})) } },
   responses: {
     202: {
       description: "Queued.",
       ...json(z.object({ eventId: z.string().openapi({ description: "The event's `webhook-id`." }) })),
     },
-    ...errorResponses(...authErrors, "webhook_not_found"),
+    ...errorResponses("validation_failed", ...authErrors, "webhook_not_found", "payload_too_large"),
   },
 });
 
