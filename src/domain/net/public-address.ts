@@ -93,5 +93,6 @@ export function refusalOf(url: URL): string | null {
   if (url.protocol !== "https:") return "must use https";
   if (url.username || url.password) return "must not contain a user name or password";
   const refused = hostRefusal(url.hostname);
-  return refused ? `must not point to ${refused} (${url.hostname})` : null;
+  if (!refused) return null;
+  return refused === "localhost" ? "must not point to localhost" : `must not point to ${refused} (${url.hostname})`;
 }
