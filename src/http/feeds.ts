@@ -33,7 +33,11 @@ export const getTaskFeedRoute = createRoute({
   servers: [{ url: "/", description: "The origin's root, not /api/v1" }],
   request: {
     params: z.object({
-      token: z.string().openapi({ param: { name: "token", in: "path" }, description: "The feed's secret token." }),
+      token: z.string().openapi({
+        param: { name: "token", in: "path" },
+        description: "The feed's secret token, from the account page.",
+        example: "0193c4e88a2b7c3d9e4f5a6b7c8d9e0fq8ZkT3vN0pL5wR7yB2mC9xA4sD6fG1hJ",
+      }),
     }),
   },
   responses: {

@@ -76,7 +76,8 @@ describe("webhook routes", () => {
     const { user, hook, r, answerWith } = await failing(500);
     const task = await createTask(user.key, { title: "Retried" });
     await runAlarm(user.accountId);
-    const [{ due_at }] = await accountSql<{ due_at: number }>(user.accountId, "SELECT due_at FROM webhook_outbox");
+    const [row] = await accountSql<{ due_at: number }>(user.accountId, "SELECT due_at FROM webhook_outbox");
+    const due_at = row!.due_at;
     // The first retry waits about 10 s.
     expect(due_at - Date.now()).toBeGreaterThan(8_000);
     expect(due_at - Date.now()).toBeLessThanOrEqual(10_000);

@@ -48,26 +48,34 @@ export const WebhookPatch = z
     url: WebhookUrl.optional(),
     events: Events.optional(),
     description: Description.optional().meta({ description: 'New description, or "" to clear it.' }),
-    enabled: z
-      .boolean()
-      .optional()
-      .meta({ description: "false stops deliveries (pending ones are dropped); true starts them again." }),
+    enabled: z.boolean().optional().meta({
+      description: "false stops deliveries (pending ones are dropped); true starts them again.",
+      example: false,
+    }),
   })
   .meta({ id: "WebhookPatch", description: "The fields to change; `{}` changes nothing." });
 export type WebhookPatch = z.infer<typeof WebhookPatch>;
 
 export const Webhook = z
   .object({
-    id: z.string().meta({ example: "0193c4e8-8a2b-7c3d-9e4f-5a6b7c8d9e0f" }),
-    url: z.string().meta({ example: "https://example.com/hooks/todo" }),
-    events: z.array(EventTypeName),
-    description: z.string().optional(),
-    enabled: z.boolean(),
+    id: z.string().meta({ description: "The webhook's id.", example: "0193c4e8-8a2b-7c3d-9e4f-5a6b7c8d9e0f" }),
+    url: z.string().meta({ description: "Where events are POSTed.", example: "https://example.com/hooks/todo" }),
+    events: z
+      .array(EventTypeName)
+      .meta({ description: "The event types it receives.", example: ["task.created", "task.completed"] }),
+    description: z
+      .string()
+      .optional()
+      .meta({ description: "What it is for, when given.", example: "Sync to my notes app" }),
+    enabled: z
+      .boolean()
+      .meta({ description: "Whether events are sent to it. A disabled webhook gets none.", example: true }),
     disabledReason: z.string().optional().meta({
       description: "Why the service disabled it (20 events in a row failed), until it is enabled again.",
+      example: "Disabled on 2026-11-22: 20 events in a row could not be delivered (last answer: HTTP 500).",
     }),
-    createdAt: z.string().meta({ example: "2026-11-22T10:15:30.123Z" }),
-    updatedAt: z.string().meta({ example: "2026-11-22T10:15:30.123Z" }),
+    createdAt: z.string().meta({ description: "When it was created.", example: "2026-11-22T10:15:30.123Z" }),
+    updatedAt: z.string().meta({ description: "When it last changed.", example: "2026-11-22T10:15:30.123Z" }),
   })
   .meta({ id: "Webhook", description: "A webhook endpoint, without its secret." });
 export type Webhook = z.infer<typeof Webhook>;
@@ -86,10 +94,13 @@ export const Delivery = z
     eventId: z
       .string()
       .meta({ description: "The event's `webhook-id`.", example: "msg_0193c4e88a2b7c3d9e4f5a6b7c8d9e0f" }),
-    type: z.string().meta({ example: "task.created" }),
+    type: z.string().meta({ description: "The event's type.", example: "task.created" }),
     attempt: z.number().int().meta({ description: "1 for the first attempt, 2 for the first retry, …", example: 1 }),
     status: z.number().int().optional().meta({ description: "The HTTP status the endpoint answered.", example: 200 }),
-    error: z.string().optional().meta({ description: "Why there was no answer (timeout, refused address, …)." }),
+    error: z.string().optional().meta({
+      description: "Why there was no answer (timeout, refused address, …).",
+      example: "no answer within 10 s",
+    }),
     at: z.string().meta({ description: "When the attempt was made.", example: "2026-11-22T10:15:30.123Z" }),
   })
   .meta({ id: "WebhookDelivery", description: "One delivery attempt." });

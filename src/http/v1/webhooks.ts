@@ -32,7 +32,10 @@ export const listWebhooksRoute = createRoute({
   tags,
   security,
   responses: {
-    200: { description: "The webhooks.", ...json(z.object({ data: z.array(Webhook) })) },
+    200: {
+      description: "The webhooks.",
+      ...json(z.object({ data: z.array(Webhook).meta({ description: "The webhooks, oldest first." }) })),
+    },
     ...errorResponses(...authErrors),
   },
 });
@@ -98,7 +101,13 @@ export const testWebhookRoute = createRoute({
   responses: {
     202: {
       description: "Queued.",
-      ...json(z.object({ eventId: z.string().openapi({ description: "The event's `webhook-id`." }) })),
+      ...json(
+        z.object({
+          eventId: z
+            .string()
+            .openapi({ description: "The event's `webhook-id`.", example: "msg_0193c4e88a2b7c3d9e4f5a6b7c8d9e0f" }),
+        }),
+      ),
     },
     ...errorResponses("validation_failed", ...authErrors, "webhook_not_found", "payload_too_large"),
   },
@@ -115,7 +124,10 @@ export const listWebhookDeliveriesRoute = createRoute({
   security,
   request: { params: IdParam },
   responses: {
-    200: { description: "The attempts.", ...json(z.object({ data: z.array(Delivery) })) },
+    200: {
+      description: "The attempts.",
+      ...json(z.object({ data: z.array(Delivery).meta({ description: "The attempts, newest first." }) })),
+    },
     ...errorResponses(...authErrors, "webhook_not_found"),
   },
 });
