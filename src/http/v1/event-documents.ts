@@ -71,6 +71,8 @@ export function registerEventDocuments(app: OpenAPIHono<AppEnv>) {
       operationId: `event_${type.replace(".", "_")}`,
       summary: summaries[type],
       tags: ["Webhooks"],
+      // The receiver authenticates the request by its signature (the headers), not by a credential.
+      security: [],
       request: {
         headers: SignatureHeaders,
         body: { required: true, content: { "application/json": { schema: body } } },
