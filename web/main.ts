@@ -2,6 +2,7 @@ import { type Account, type ApiKey, ApiError, api, type Membership } from "./api
 import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps } from "./account-control";
 import { endpointsFor, renderConnection, wireCopyButtons } from "./connection";
 import { refreshConnections } from "./connections";
+import { refreshFeed, refreshWebhooks, wireFeed } from "./events";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
@@ -104,7 +105,13 @@ async function refreshKeys(): Promise<void> {
 async function enter(account: Account, focus: boolean): Promise<void> {
   showNotice(null);
   showAccount(account);
-  await Promise.all([refreshKeys(), refreshConnections((error) => handleError(error)), refreshSessions(control)]);
+  await Promise.all([
+    refreshKeys(),
+    refreshConnections((error) => handleError(error)),
+    refreshSessions(control),
+    refreshFeed((error) => handleError(error)),
+    refreshWebhooks((error) => handleError(error)),
+  ]);
   // SKILL.md links people to /#ai-connection; the section exists only once signed in.
   if (window.location.hash === "#ai-connection") byId("ai-title").focus();
   else if (focus) byId("account-title").focus();
@@ -226,6 +233,7 @@ async function start(): Promise<void> {
   wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
   wireCreateKey();
   wireSignOut();
+  wireFeed((error) => handleError(error));
   wireAccountControl(control);
   void showContact();
 
