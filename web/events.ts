@@ -1,4 +1,4 @@
-import { ApiError, api, type PageWebhook } from "./api";
+import { api, type PageWebhook } from "./api";
 import { announce, byId, h, timeElement } from "./dom";
 import { session } from "./session";
 
@@ -83,14 +83,21 @@ function webhookItem(webhook: PageWebhook, act: (w: PageWebhook, action: "toggle
   );
 }
 
-export async function refreshWebhooks(onError: OnError): Promise<void> {
+/** Webhooks are a Max feature: without it the list is not asked for (it would be 403). */
+export async function refreshWebhooks(max: boolean, onError: OnError): Promise<void> {
   const token = session.get();
   if (!token) return;
+  if (!max) {
+    byId("webhook-list").replaceChildren();
+    byId("webhooks-empty").hidden = false;
+    byId("webhooks-count").textContent = "";
+    return;
+  }
   const act = async (webhook: PageWebhook, action: "toggle" | "delete") => {
     try {
       if (action === "delete") await api.deleteWebhook(token, webhook.id);
       else await api.setWebhookEnabled(token, webhook.id, !webhook.enabled);
-      await refreshWebhooks(onError);
+      await refreshWebhooks(true, onError);
       byId("webhooks-title").focus();
       announce(action === "delete" ? "The webhook is deleted." : "The webhook is changed.");
     } catch (error) {
@@ -103,8 +110,6 @@ export async function refreshWebhooks(onError: OnError): Promise<void> {
     byId("webhooks-empty").hidden = webhooks.length > 0;
     byId("webhooks-count").textContent = webhooks.length === 1 ? "1 webhook" : `${webhooks.length} webhooks`;
   } catch (error) {
-    // Webhooks are a Max feature: a Free account sees the empty state.
-    if (error instanceof ApiError && error.code === "max_required") return;
     onError(error);
   }
 }

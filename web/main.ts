@@ -110,7 +110,7 @@ async function enter(account: Account, focus: boolean): Promise<void> {
     refreshConnections((error) => handleError(error)),
     refreshSessions(control),
     refreshFeed((error) => handleError(error)),
-    refreshWebhooks((error) => handleError(error)),
+    refreshWebhooks(account.membership.active, (error) => handleError(error)),
   ]);
   // SKILL.md links people to /#ai-connection; the section exists only once signed in.
   if (window.location.hash === "#ai-connection") byId("ai-title").focus();
