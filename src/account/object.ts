@@ -17,7 +17,7 @@ import { exportLists, exportTaskPage } from "./export";
 import migrations from "./migrations/migrations";
 import { failure, type Result } from "./result";
 import * as schema from "./schema";
-import { nextAlarmAt, postponeRetention, retentionDueAt } from "./scheduler";
+import { nextAlarmAt, postponeRetention } from "./scheduler";
 import { dropLegacyRows, readLegacyAccount, writeLegacyAccount } from "./upgrade";
 import { needsMax, prepare, type VerbArgs, type VerbName, type VerbValue, verbs } from "./verbs";
 
@@ -192,25 +192,22 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   /**
-   * The object's one alarm runs whichever jobs are due (scheduler.ts): the daily retention (tombstones,
-   * idempotency records, a pending D1 clean-up), reminders that fire, and webhook deliveries. Then it
-   * is set again to the earliest next due time.
+   * The object's one alarm runs its jobs (scheduler.ts): the retention (tombstones, idempotency records,
+   * a pending D1 clean-up), reminders that are due, and webhook deliveries that are due. Then it is set
+   * again to the earliest next due time (at the latest, a day from now).
    */
   override async alarm(): Promise<void> {
     const row = accountRow(this.db);
     if (!row || row.erasedAt) return;
     const now = Date.now();
-    if (retentionDueAt(this.db, now) <= now) {
-      this.ctx.storage.transactionSync(() => {
-        purgeAccount(this.db);
-        postponeRetention(this.db, now);
-      });
-      const { legacyRowsPending } = this.db
-        .select({ legacyRowsPending: account.legacyRowsPending })
-        .from(account)
-        .get()!;
-      if (legacyRowsPending) await this.dropLegacyRows(row.id);
-    }
+    // Retention runs on every alarm (three indexed deletes: microseconds); its job only makes sure
+    // the alarm comes at least once a day.
+    this.ctx.storage.transactionSync(() => {
+      purgeAccount(this.db);
+      postponeRetention(this.db, now);
+    });
+    const { legacyRowsPending } = this.db.select({ legacyRowsPending: account.legacyRowsPending }).from(account).get()!;
+    if (legacyRowsPending) await this.dropLegacyRows(row.id);
     this.ctx.storage.transactionSync(() => {
       const fired = fireReminders(this.db, now);
       // Events are a Max feature: a lapsed account's reminders pass without one.

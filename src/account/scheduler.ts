@@ -7,7 +7,8 @@ import { jobs, webhookOutbox } from "./schema";
  * The object has one alarm; these are the jobs it runs (object.ts `alarm`), each with its next due
  * time. The alarm is set to the earliest: after every alarm, and after every write that adds work
  * (an event queued, a reminder moved).
- * - retention: daily (purgeAccount, and the D1 clean-up of an upgrade), its time in `jobs`;
+ * - retention: at least daily (purgeAccount, and the D1 clean-up of an upgrade), its time in `jobs`;
+ *   it runs on every alarm, so its time only says when the alarm must come back at the latest;
  * - reminders: the earliest waiting reminder (tasks/reminders.ts);
  * - deliveries: the earliest due delivery attempt (delivery.ts).
  */
