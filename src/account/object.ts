@@ -69,9 +69,7 @@ export class AccountObject extends DurableObject<Env> {
       const { value, moved } = this.ctx.storage.transactionSync(() => {
         const actor = authorize(this.db, request.credential, needsMax(request.verb));
         const verb = verbs[request.verb] as (ctx: object, args: VerbArgs<V>) => VerbValue<V>;
-        const { value, raised } = runRaising(this.db, request.verb, args, () =>
-          verb({ db: this.db, ...actor }, args),
-        );
+        const { value, raised } = runRaising(this.db, request.verb, args, () => verb({ db: this.db, ...actor }, args));
         const now = Date.now();
         const queued = enqueue(this.db, raised.events, now).length;
         scheduleReminders(this.db, raised.tasks, now);

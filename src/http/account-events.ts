@@ -3,6 +3,8 @@ import type { Context } from "hono";
 import * as z from "zod";
 import type { AccountCaller } from "../account/caller";
 import { runVerb } from "../account/caller";
+import { sha256Hex } from "../domain/crypto";
+import { newFeedToken } from "../domain/feeds/service";
 import { allowsLoopback } from "../domain/webhooks/address";
 import { Delivery, Webhook } from "../domain/webhooks/schemas";
 import type { AppEnv } from "../env";
@@ -62,7 +64,9 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const { token, createdAt } = await runVerb(pageCaller(c), "rotateFeed", undefined as never);
+      // Made and hashed here (WebCrypto): the object stores only the hash, and the URL is shown once.
+      const token = newFeedToken(c.var.actor.accountId);
+      const { createdAt } = await runVerb(pageCaller(c), "rotateFeed", { tokenHash: await sha256Hex(token) });
       const url = absoluteUrl(c.env, c.req.url, `/feeds/${token}.ics`);
       return c.json({ url, webcalUrl: url.replace(/^https?:/, "webcal:"), createdAt }, 201);
     },

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import { feed, tasks } from "../../account/schema";
 import type { AccountContext, AccountDb } from "../context";
@@ -17,7 +16,8 @@ const ACCOUNT_HEX = 32;
 const RANDOM = 32;
 const TOKEN = new RegExp(`^[0-9a-f]{${ACCOUNT_HEX}}[0-9A-Za-z]{${RANDOM}}$`);
 
-export const feedTokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
+/** A new token for the account: made by the Worker, which hashes it (WebCrypto) before the object stores it. */
+export const newFeedToken = (accountId: string) => accountId.replaceAll("-", "") + randomBase62(RANDOM);
 
 /** The account a well-formed token names (as a UUID), or undefined. */
 export function accountOfFeedToken(token: string): string | undefined {
@@ -36,16 +36,10 @@ export function getFeed({ db }: AccountContext): FeedStatus {
   return row ? { enabled: true, createdAt: row.createdAt } : { enabled: false };
 }
 
-/** A new token, replacing the old one (whose URL answers 404 from now on). Shown once. */
-export function rotateFeed({ db, accountId }: AccountContext): { token: string; createdAt: string } {
-  const token = accountId.replaceAll("-", "") + randomBase62(RANDOM);
+/** A new token's SHA-256 replaces the old one (whose URL answers 404 from now on). */
+export function rotateFeed({ db }: AccountContext, { tokenHash }: { tokenHash: string }): { createdAt: string } {
   db.delete(feed).run();
-  const { createdAt } = db
-    .insert(feed)
-    .values({ tokenHash: feedTokenHash(token) })
-    .returning()
-    .get();
-  return { token, createdAt };
+  return { createdAt: db.insert(feed).values({ tokenHash }).returning().get().createdAt };
 }
 
 export function deleteFeed({ db }: AccountContext): null {
