@@ -5,12 +5,21 @@
 // webhook-id, visible in the deliveries. Also the calendar feed, parsed with ical.js, 404 once rotated.
 // Run: npm run test:clients (node:test).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { createServer } from "node:http";
 import { after, before, describe, test } from "node:test";
 import ICAL from "ical.js";
 import { Webhook } from "standardwebhooks";
 import { accountWithKey } from "../support/accounts.mjs";
 import { startWranglerDev, until } from "../support/wrangler-dev.mjs";
+
+/** Parses a feed from stdin with Python's icalendar; prints [summary, alarm trigger] per VEVENT. */
+const PYTHON_READER = `
+import json, sys, icalendar
+calendar = icalendar.Calendar.from_ical(sys.stdin.read())
+events = [e for e in calendar.walk("VEVENT")]
+print(json.dumps([[str(e.get("summary")), str(a.get("trigger").dt)] for e in events for a in e.walk("VALARM")]))
+`;
 
 let server;
 let receiver;
@@ -153,7 +162,7 @@ describe("webhooks against wrangler dev, with a receiver on 127.0.0.1", { timeou
     );
   });
 
-  test("the calendar feed serves due tasks with alarms, parses with ical.js and 404s once rotated", async () => {
+  test("the calendar feed serves due tasks with alarms, parses with ical.js and Python's icalendar, and 404s once rotated", async () => {
     const { key, session } = await accountWithKey(server, { prefix: "feed" });
     await api("/api/v1/tasks", {
       key,
@@ -164,10 +173,15 @@ describe("webhooks against wrangler dev, with a receiver on 127.0.0.1", { timeou
     assert.equal(made.status, 201);
     const feed = await fetch(made.body.url);
     assert.equal(feed.status, 200);
-    const calendar = new ICAL.Component(ICAL.parse(await feed.text()));
+    const text = await feed.text();
+    const calendar = new ICAL.Component(ICAL.parse(text));
     const [event] = calendar.getAllSubcomponents("vevent");
     assert.equal(new ICAL.Event(event).summary, "Dentist");
     assert.equal(String(event.getFirstSubcomponent("valarm").getFirstPropertyValue("trigger")), "-PT30M");
+    // Python's icalendar (Debian's python3-icalendar, installed by .ci/run) reads it too.
+    const python = spawnSync("/usr/bin/python3", ["-c", PYTHON_READER], { input: text, encoding: "utf8" });
+    assert.equal(python.status, 0, python.stderr);
+    assert.deepEqual(JSON.parse(python.stdout), [["Dentist", "-1 day, 23:30:00"]]);
     await api("/account/feed", { key: session, method: "POST", body: {} });
     assert.equal((await fetch(made.body.url)).status, 404);
   });
