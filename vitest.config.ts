@@ -18,6 +18,8 @@ export default defineConfig(async () => {
             // Stripe's webhook works with only this secret (test/billing signs events with it); checkout and the
             // portal stay off (404) unless a test patches STRIPE_SECRET_KEY and STRIPE_PRICE_ID in.
             STRIPE_WEBHOOK_SECRET: "whsec_test_billing",
+            // Webhooks may point to a local receiver (test/events).
+            WEBHOOKS_ALLOW_LOOPBACK: "on",
             // Links follow each request's origin (http://example.com), whatever wrangler.toml names for production.
             PUBLIC_ORIGIN: "",
             // Generated inputs per endpoint and MCP tool in test/hardening/fuzz.test.ts: FUZZ_RUNS=5000 npm test.

@@ -8,6 +8,7 @@ import { createAdminApp } from "./http/admin";
 import { createBillingWebhookApp } from "./http/billing";
 import { createBenchApp } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
+import { registerFeedRoutes } from "./http/feeds";
 import { problemResponse } from "./http/problem";
 import { registerProblemPages } from "./http/problems";
 import { securityHeaders } from "./http/security-headers";
@@ -33,6 +34,8 @@ export function createApp() {
   app.route("/", createEntryPointsApp());
   // The pages problem+json `type` URIs name: public documentation.
   app.route("/", routesFor(PUBLIC, registerProblemPages));
+  // The calendar feed: its secret token is its credential (http/feeds.ts).
+  app.route("/", routesFor(PUBLIC, registerFeedRoutes));
   // The OAuth authorize page signs in and asks consent: public by nature, with its own same-origin
   // checks and the sign-in limits inside (src/oauth/authorize.ts). The provider's other endpoints are
   // served before Hono (src/index.ts).

@@ -49,6 +49,25 @@ export interface BillingStatus {
   subscription: { status: string; currentPeriodEnd: string | null; cancelAt: string | null } | null;
 }
 
+export interface Delivery {
+  eventId: string;
+  type: string;
+  attempt: number;
+  status?: number;
+  error?: string;
+  at: string;
+}
+
+export interface PageWebhook {
+  id: string;
+  url: string;
+  events: string[];
+  description?: string;
+  enabled: boolean;
+  disabledReason?: string;
+  recentFailures?: Delivery[];
+}
+
 export interface FieldError {
   path: string;
   message: string;
@@ -165,5 +184,14 @@ export const api = {
   checkout: (token: string) => call<{ url: string }>("/account/billing/checkout", { method: "POST", body: {}, token }),
   billingPortal: (token: string) =>
     call<{ url: string }>("/account/billing/portal", { method: "POST", body: {}, token }),
+  getFeed: (token: string) => call<{ enabled: boolean; createdAt?: string }>("/account/feed", { token }),
+  rotateFeed: (token: string) =>
+    call<{ url: string; webcalUrl: string }>("/account/feed", { method: "POST", body: {}, token }),
+  deleteFeed: (token: string) => call<void>("/account/feed", { method: "DELETE", token }),
+  listWebhooks: (token: string) => call<{ data: PageWebhook[] }>("/account/webhooks", { token }).then((r) => r.data),
+  setWebhookEnabled: (token: string, id: string, enabled: boolean) =>
+    call<PageWebhook>(`/account/webhooks/${encodeURIComponent(id)}`, { method: "PATCH", body: { enabled }, token }),
+  deleteWebhook: (token: string, id: string) =>
+    call<void>(`/account/webhooks/${encodeURIComponent(id)}`, { method: "DELETE", token }),
   root: () => call<ApiRoot>("/api/v1/"),
 };

@@ -3,6 +3,7 @@ import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps }
 import { renderConnection, wireCopyButtons } from "./connection";
 import { refreshBilling, wireBilling } from "./billing";
 import { refreshConnections } from "./connections";
+import { refreshFeed, refreshWebhooks, wireFeed } from "./events";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
@@ -113,6 +114,8 @@ async function enter(account: Account, focus: boolean): Promise<void> {
     refreshConnections((error) => handleError(error)),
     refreshSessions(control),
     refreshBilling(account, (error) => handleError(error)),
+    refreshFeed((error) => handleError(error)),
+    refreshWebhooks(account.membership.active, (error) => handleError(error)),
   ]);
   // SKILL.md links people to /#ai-connection, max_required and Stripe to /#billing; both exist only once signed in.
   if (window.location.hash === "#ai-connection") byId("ai-title").focus();
@@ -236,6 +239,7 @@ async function start(): Promise<void> {
   wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
   wireCreateKey();
   wireSignOut();
+  wireFeed((error) => handleError(error));
   wireAccountControl(control);
   wireBilling((error) => handleError(error));
   wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });

@@ -5,16 +5,23 @@ import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { nowSql } from "../db/clock";
 import type { AccountDb } from "../domain/context";
 import { purgeAccount } from "../domain/retention";
-import { authorize, type Credential } from "./credentials";
+import { feedTasks, isFeedToken } from "../domain/feeds/service";
+import { fireReminders, scheduleAllReminders, scheduleReminders } from "../domain/tasks/reminders";
+import { allowsLoopback } from "../domain/webhooks/address";
+import { enqueue } from "../domain/webhooks/outbox";
+import { AppError } from "../domain/errors";
+import { accountRow, authorize, MAX_REQUIRED, type Credential } from "./credentials";
+import { deliverDue } from "./delivery";
+import { runRaising } from "./events";
 import { exportLists, exportTaskPage } from "./export";
 import migrations from "./migrations/migrations";
 import { failure, type Result } from "./result";
 import * as schema from "./schema";
+import { nextAlarmAt, postponeRetention } from "./scheduler";
 import { dropLegacyRows, readLegacyAccount, writeLegacyAccount } from "./upgrade";
 import { needsMax, prepare, type VerbArgs, type VerbName, type VerbValue, verbs } from "./verbs";
 
 const { account, apiKeys, connections } = schema;
-const DAY_MS = 86_400_000;
 
 /** One task request: who it is for, what it shows, and the verb it runs (verbs.ts). */
 export interface VerbRequest<V extends VerbName = VerbName> {
@@ -51,17 +58,47 @@ export class AccountObject extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(() => migrate(this.db, migrations));
   }
 
-  /** The one call of a task request (REST, MCP or the page). */
+  /**
+   * The one call of a task request (REST, MCP or the page). The events the verb raises are queued and
+   * its tasks' reminders moved in the same transaction (events.ts): committed with the change, or
+   * rolled back with it. The alarm then delivers them (scheduler.ts).
+   */
   async run<V extends VerbName>(request: VerbRequest<V>): Promise<Result<VerbValue<V>>> {
     try {
       await this.open(request.accountId);
       const args = await prepare(request.verb, request.args);
-      const value = this.ctx.storage.transactionSync(() => {
+      const { value, moved } = this.ctx.storage.transactionSync(() => {
         const actor = authorize(this.db, request.credential, needsMax(request.verb));
         const verb = verbs[request.verb] as (ctx: object, args: VerbArgs<V>) => VerbValue<V>;
-        return verb({ db: this.db, ...actor }, args);
+        const { value, raised } = runRaising(this.db, request.verb, args, () => verb({ db: this.db, ...actor }, args));
+        const now = Date.now();
+        const queued = enqueue(this.db, raised.events, now).length;
+        scheduleReminders(this.db, raised.tasks, now);
+        return { value, moved: queued > 0 || raised.tasks.length > 0 || request.verb === "testWebhook" };
       });
+      if (moved) await this.schedule();
       return { ok: true, value };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+
+  /**
+   * The calendar feed (http/feeds.ts): the open tasks with a `due`, for the feed's current token.
+   * 404 for any other token (rotated, disabled, never made), 403 without Max. A feed's account is
+   * always open already (the page made its token), so an unknown account is not looked for in D1.
+   */
+  async feed(tokenHash: string): Promise<Result<{ tasks: ReturnType<typeof feedTasks>; timeZone: string }>> {
+    try {
+      const row = accountRow(this.db);
+      if (!row || row.erasedAt || !isFeedToken(this.db, tokenHash)) {
+        throw new AppError(
+          "not_found",
+          "No calendar feed at this address. Copy the current one from the account page.",
+        );
+      }
+      if (!row.maxActive) throw new AppError("max_required", MAX_REQUIRED);
+      return { ok: true, value: { tasks: feedTasks(this.db), timeZone: row.timeZone } };
     } catch (e) {
       return failure(e);
     }
@@ -164,13 +201,36 @@ export class AccountObject extends DurableObject<Env> {
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
   }
 
-  /** The daily retention of the account (tombstones, idempotency records), and a pending D1 clean-up. */
+  /**
+   * The object's one alarm runs its jobs (scheduler.ts): the retention (tombstones, idempotency records,
+   * a pending D1 clean-up), reminders that are due, and webhook deliveries that are due. Then it is set
+   * again to the earliest next due time (at the latest, a day from now).
+   */
   override async alarm(): Promise<void> {
-    const row = this.db.select().from(account).get();
+    const row = accountRow(this.db);
     if (!row || row.erasedAt) return;
-    this.ctx.storage.transactionSync(() => purgeAccount(this.db));
-    if (row.legacyRowsPending) await this.dropLegacyRows(row.id);
-    await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+    const now = Date.now();
+    // Retention runs on every alarm (three indexed deletes: microseconds); its job only makes sure
+    // the alarm comes at least once a day.
+    this.ctx.storage.transactionSync(() => {
+      purgeAccount(this.db);
+      postponeRetention(this.db, now);
+    });
+    const { legacyRowsPending } = this.db.select({ legacyRowsPending: account.legacyRowsPending }).from(account).get()!;
+    if (legacyRowsPending) await this.dropLegacyRows(row.id);
+    this.ctx.storage.transactionSync(() => {
+      const fired = fireReminders(this.db, now);
+      // Events are a Max feature: a lapsed account's reminders pass without one.
+      if (row.maxActive) enqueue(this.db, fired, now);
+    });
+    await deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now);
+    await this.schedule();
+  }
+
+  /** Sets the alarm to the earliest due job (scheduler.ts), unless it is set there already. */
+  private async schedule(): Promise<void> {
+    const at = nextAlarmAt(this.db, Date.now());
+    if ((await this.ctx.storage.getAlarm()) !== at) await this.ctx.storage.setAlarm(at);
   }
 
   /**
@@ -186,8 +246,13 @@ export class AccountObject extends DurableObject<Env> {
         if (this.db.select({ id: account.id }).from(account).get()) return;
         const legacy = await readLegacyAccount(this.env.DB, accountId);
         if (!legacy) return;
-        this.ctx.storage.transactionSync(() => writeLegacyAccount(this.db, legacy));
-        await this.ctx.storage.setAlarm(Date.now() + DAY_MS);
+        const now = Date.now();
+        this.ctx.storage.transactionSync(() => {
+          writeLegacyAccount(this.db, legacy);
+          postponeRetention(this.db, now);
+          scheduleAllReminders(this.db, now);
+        });
+        await this.schedule();
         if (legacy.account.legacyRowsPending) await this.dropLegacyRows(accountId);
       } catch (e) {
         failed = e;

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import { nowSql } from "../db/clock";
 import { type TaskFields, taskFields } from "../domain/tasks/fields";
 
@@ -103,4 +103,91 @@ export const account = sqliteTable("account", {
   erasedAt: text("erased_at"),
   /** Its task, list and idempotency rows are still in D1, to delete (the alarm retries until done). */
   legacyRowsPending: integer("legacy_rows_pending", { mode: "boolean" }).notNull().default(false),
+});
+
+/**
+ * Webhook endpoints (at most 10): where the account's events are POSTed, signed with `secret`
+ * (Standard Webhooks, src/domain/webhooks/signature.ts). The secret must stay readable to sign.
+ */
+export const webhooks = sqliteTable("webhooks", {
+  id: text("id").primaryKey(),
+  url: text("url").notNull(),
+  /** The event types it receives (JSON array). */
+  events: text("events", { mode: "json" }).$type<string[]>().notNull(),
+  description: text("description"),
+  /** `whsec_` + base64 of 32 random bytes. */
+  secret: text("secret").notNull(),
+  enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
+  /** Why it was disabled, when the service did it (20 events in a row failed). */
+  disabledReason: text("disabled_reason"),
+  /** Events in a row whose every attempt failed; 0 after a delivered one. */
+  failedEvents: integer("failed_events").notNull().default(0),
+  createdAt: text("created_at").notNull().default(nowSql),
+  updatedAt: text("updated_at").notNull().default(nowSql),
+});
+
+export type WebhookRow = typeof webhooks.$inferSelect;
+
+/**
+ * The transactional outbox: one row per event and webhook, written in the transaction of the change
+ * that raised it, deleted when delivered or given up. `body` is the exact JSON sent and signed.
+ */
+export const webhookOutbox = sqliteTable(
+  "webhook_outbox",
+  {
+    /** The event's id, sent as `webhook-id`: the same on every attempt. */
+    eventId: text("event_id").notNull(),
+    webhookId: text("webhook_id").notNull(),
+    type: text("type").notNull(),
+    body: text("body").notNull(),
+    /** Attempts made so far. */
+    attempts: integer("attempts").notNull().default(0),
+    /** When the next attempt is due, in milliseconds since the epoch. */
+    dueAt: integer("due_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.eventId, t.webhookId] }), index("webhook_outbox_due_idx").on(t.dueAt)],
+);
+
+/** Every delivery attempt, the last 50 per webhook. */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    seq: integer("seq").primaryKey(),
+    webhookId: text("webhook_id").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    attempt: integer("attempt").notNull(),
+    /** The HTTP status answered; null when there was no answer (`error` says why). */
+    status: integer("status"),
+    error: text("error"),
+    at: text("at").notNull().default(nowSql),
+  },
+  (t) => [index("webhook_deliveries_webhook_idx").on(t.webhookId, t.seq)],
+);
+
+/**
+ * The reminders still to fire: one per open live task whose reminder is in the future. Kept in step
+ * with the tasks by every verb (src/account/events.ts); a row is deleted in the transaction that
+ * raises its `task.reminder`, so a reminder fires once.
+ */
+export const reminders = sqliteTable(
+  "reminders",
+  {
+    taskId: text("task_id").primaryKey(),
+    /** The reminder's instant, in milliseconds since the epoch. */
+    at: integer("at").notNull(),
+  },
+  (t) => [index("reminders_at_idx").on(t.at)],
+);
+
+/** The account's calendar feed (`/feeds/<token>.ics`): the token's SHA-256, while the feed is on. */
+export const feed = sqliteTable("feed", {
+  tokenHash: text("token_hash").primaryKey(),
+  createdAt: text("created_at").notNull().default(nowSql),
+});
+
+/** When each job of the object's one alarm is next due (the alarm is set to the earliest, scheduler.ts). */
+export const jobs = sqliteTable("jobs", {
+  name: text("name").primaryKey(),
+  dueAt: integer("due_at").notNull(),
 });

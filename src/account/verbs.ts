@@ -4,6 +4,15 @@ import { completeTask } from "../domain/tasks/complete";
 import { type ListTasksQuery, listTasks } from "../domain/tasks/list";
 import { withRequestHash } from "../domain/tasks/idempotency";
 import { createTask, deleteTask, getTask, updateTask } from "../domain/tasks/write";
+import { deleteFeed, getFeed, rotateFeed } from "../domain/feeds/service";
+import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  testWebhook,
+  updateWebhook,
+} from "../domain/webhooks/service";
 
 /**
  * Every verb a task request may call on its account's object, by name. Each runs inside the object,
@@ -30,12 +39,26 @@ export const verbs = {
     page: listTasks(ctx, query),
     lists: listLists(ctx, {}).lists,
   }),
+  listWebhooks,
+  createWebhook,
+  updateWebhook,
+  deleteWebhook,
+  testWebhook,
+  listWebhookDeliveries,
+  /** The account page's calendar feed (feeds/service.ts): on, rotated, off. */
+  getFeed,
+  rotateFeed,
+  deleteFeed,
 } satisfies Record<string, (ctx: AccountContext, args: never) => unknown>;
 
 export type VerbName = keyof typeof verbs;
 
-/** The verbs any live credential may call; every other one needs an active Max membership (403). */
-export const needsMax = (verb: VerbName) => verb !== "identify";
+/**
+ * The verbs any live credential may call; every other one needs an active Max membership (403). The
+ * feed can be set up without Max; reading it needs Max (object.ts `feed`).
+ */
+const withoutMax = new Set<VerbName>(["identify", "getFeed", "rotateFeed", "deleteFeed"]);
+export const needsMax = (verb: VerbName) => !withoutMax.has(verb);
 export type VerbArgs<V extends VerbName> = Parameters<(typeof verbs)[V]>[1];
 export type VerbValue<V extends VerbName> = ReturnType<(typeof verbs)[V]>;
 

@@ -14,6 +14,7 @@ import { registerConnectionRoutes } from "./account-connections";
 import { registerBillingRoutes } from "./billing";
 import { registerAccountTaskRoutes } from "./account-task-routes";
 import { registerAccountListRoutes } from "./account-list-routes";
+import { registerEventRoutes } from "./account-events";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -74,6 +75,7 @@ export function createAccountApp() {
       // The /tasks page's own routes (session tokens; /api/v1 takes API keys only).
       registerAccountTaskRoutes,
       registerAccountListRoutes,
+      registerEventRoutes,
     ),
   );
   return app;

@@ -65,6 +65,15 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
     meaning: "An account with this email already exists.",
     action: "Sign in instead, or sign up with another address.",
   },
+  webhook_not_found: {
+    meaning:
+      "No webhook with this id in your account: it never existed, it was deleted, or it belongs to another account.",
+    action: "`GET /api/v1/webhooks` has the current webhooks and their ids.",
+  },
+  webhook_limit_reached: {
+    meaning: "The account already has 10 webhooks, the most it may have.",
+    action: "Delete a webhook you no longer use (`DELETE /api/v1/webhooks/{id}`), then create the new one.",
+  },
   key_limit_reached: {
     meaning: "The account already has 10 active API keys, the most it may have.",
     action: "Revoke a key you no longer use on the account page, then create the new one.",

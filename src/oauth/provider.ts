@@ -9,7 +9,7 @@ import {
 import { toAppError } from "../http/app-error";
 import type { OAuthGrant } from "./grant";
 import { createDb } from "../db/client";
-import { CONNECTION_IDLE_DAYS, revokeConnectionOfGrant, useConnectionForRefresh } from "../domain/connections/service";
+import { CONNECTION_IDLE_DAYS, useConnectionForRefresh } from "../domain/connections/service";
 import { AppError } from "../domain/errors";
 import { problemResponseFor } from "../http/problem";
 import { publicOrigin } from "../http/public-origin";

@@ -81,12 +81,14 @@ beforeAll(async () => {
   const doc = await json(await call("/api/v1/openapi.json"));
   operations = new Map();
   for (const [path, item] of Object.entries<
-    Record<string, { operationId: string; parameters?: { name: string; in: string }[] }>
+    Record<string, { operationId: string; parameters?: { name: string; in: string }[]; servers?: { url: string }[] }>
   >(doc.paths)) {
     for (const method of Object.keys(item).filter((k) => METHODS.includes(k))) {
-      const { operationId, parameters = [] } = item[method]!;
+      const { operationId, parameters = [], servers } = item[method]!;
       const query = new Set(parameters.filter((p) => p.in === "query").map((p) => p.name));
-      operations.set(operationId, { method: method.toUpperCase(), path: `/api/v1${path}`, query });
+      // An operation with its own `servers` (the task feed) is served there, not under /api/v1.
+      const prefix = servers ? new URL(servers[0]!.url, `${ORIGIN}/api/v1/`).pathname.replace(/\/$/, "") : "/api/v1";
+      operations.set(operationId, { method: method.toUpperCase(), path: `${prefix}${path}`, query });
     }
   }
   pathPatterns = [...operations.values()].map((op) => pathPattern(op.path));

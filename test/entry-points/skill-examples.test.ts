@@ -16,6 +16,7 @@ const CAPTURES: { variable: string; after: RegExp; value: (res: Response, body: 
   { variable: "TASK_ID", after: /^POST \/api\/v1\/tasks$/, value: (_, body) => body.id },
   { variable: "ETAG", after: /^GET \/api\/v1\/tasks\/[^/]+$/, value: (res) => res.headers.get("etag") },
   { variable: "LIST_ID", after: /^POST \/api\/v1\/lists$/, value: (_, body) => body.id },
+  { variable: "WEBHOOK_ID", after: /^POST \/api\/v1\/webhooks$/, value: (_, body) => body.id },
 ];
 
 /** The `curl …` commands of the ```sh blocks, with backslash-newline continuations joined. */
@@ -86,7 +87,10 @@ describe("SKILL.md's curl examples", () => {
     const skill = await (await call("/SKILL.md")).text();
     const commands = curlCommands(skill);
     expect(commands.length).toBeGreaterThanOrEqual(16);
-    const variables: Record<string, string> = { TODO_API_KEY: user.key };
+    // The feed's token comes from the account page, as the key does: the reader copies both from there.
+    const feed = await (await call("/account/feed", { token: user.session, body: {} })).json<{ url: string }>();
+    const feedToken = /\/feeds\/([^/]+)\.ics$/.exec(feed.url)![1]!;
+    const variables: Record<string, string> = { TODO_API_KEY: user.key, TODO_FEED_TOKEN: feedToken };
     const ran: string[] = [];
     for (const command of commands) {
       const { method, url, headers, body } = parseCurl(shellWords(command, variables));
@@ -108,7 +112,14 @@ describe("SKILL.md's curl examples", () => {
       ran.push(`${res.status} ${operation}`);
     }
     // Every variable SKILL.md names was set from an answer and used.
-    expect(Object.keys(variables).sort()).toEqual(["ETAG", "LIST_ID", "TASK_ID", "TODO_API_KEY"]);
+    expect(Object.keys(variables).sort()).toEqual([
+      "ETAG",
+      "LIST_ID",
+      "TASK_ID",
+      "TODO_API_KEY",
+      "TODO_FEED_TOKEN",
+      "WEBHOOK_ID",
+    ]);
     console.log(`SKILL.md: ${ran.length} curl examples\n${ran.join("\n")}`);
   });
 });

@@ -79,6 +79,19 @@ describe("a task request is one call to the account's object and no D1 query", (
     oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "DELETE" }), 204);
   });
 
+  it("on every webhook route", async () => {
+    const user = await maxUser("hops-webhooks");
+    const url = "http://127.0.0.1:9/hops";
+    const created = await restHops(user.key, "/api/v1/webhooks", { method: "POST", body: { url } });
+    oneHop(created, 201);
+    const path = `/api/v1/webhooks/${created.body.id}`;
+    oneHop(await restHops(user.key, "/api/v1/webhooks"), 200);
+    oneHop(await restHops(user.key, path, { method: "PATCH", body: { description: "hops" } }), 200);
+    oneHop(await restHops(user.key, `${path}/test`, { method: "POST", body: {} }), 202);
+    oneHop(await restHops(user.key, `${path}/deliveries`), 200);
+    oneHop(await restHops(user.key, path, { method: "DELETE" }), 204);
+  });
+
   it("for a repeating task's completion and an idempotent create", async () => {
     const user = await maxUser("hops-repeat");
     const task = await createTask(user.key, { title: "Daily", due: "2026-12-01", repeat: "FREQ=DAILY" });

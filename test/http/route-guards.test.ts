@@ -58,15 +58,18 @@ function honoRoutes(app: App): Route[] {
 
 interface Document {
   servers?: { url: string }[];
-  paths: Record<string, Record<string, { security?: unknown[] }>>;
+  paths: Record<string, Record<string, { security?: unknown[]; servers?: { url: string }[] }>>;
 }
 
 function operations(document: Document, source: string): Route[] {
-  const prefix = document.servers ? new URL(document.servers[0]!.url).pathname : "";
+  const base = document.servers ? document.servers[0]!.url : BASE;
+  // An operation's own `servers` (the task feed, served at the root) replace the document's.
+  const prefixOf = (servers = document.servers) =>
+    servers ? new URL(servers[0]!.url, `${base}/`).pathname.replace(/\/$/, "") : "";
   return Object.entries(document.paths).flatMap(([path, operations]) =>
     Object.entries(operations).map(([method, operation]) => ({
       method: method.toUpperCase(),
-      path: `${prefix}${path}`.replace(/\{(\w+)\}/g, ":$1"),
+      path: `${prefixOf(operation.servers)}${path}`.replace(/\{(\w+)\}/g, ":$1"),
       declaredPublic: Array.isArray(operation.security) && operation.security.length === 0,
       source,
     })),
@@ -155,6 +158,7 @@ describe("route guards", () => {
       "GET /api/v1/calendars/:id",
       "GET /api/v1/docs",
       "GET /api/v1/openapi.json",
+      "GET /feeds/:file",
       "GET /llms.txt",
       "GET /oauth/authorize",
       "GET /problems/:code",

@@ -19,7 +19,6 @@ CREATE TABLE `api_keys` (
 CREATE TABLE `connections` (
 	`id` text PRIMARY KEY NOT NULL,
 	`revoked_at` text,
-	`live_generation` integer DEFAULT 0 NOT NULL,
 	`last_used_at` text
 );
 --> statement-breakpoint

@@ -1,11 +1,15 @@
 import journal from "./meta/_journal.json";
 import m0000 from "./0000_tables.sql";
 import m0001 from "./0001_lists_and_search.sql";
+import m0002 from "./0002_events.sql";
+import m0003 from "./0003_connection_generation.sql";
 
 export default {
   journal,
   migrations: {
     m0000,
     m0001,
+    m0002,
+    m0003,
   },
 };

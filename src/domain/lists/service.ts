@@ -20,7 +20,7 @@ const notFound = () => new AppError("list_not_found", "No list with this id in y
 const whereLive = (id: string) => and(eq(lists.id, id), isNull(lists.deletedAt));
 
 /** A list as the API shows it: its row and its counts of live tasks. */
-function toList(db: AccountDb, row: ListRow): List {
+export function toList(db: AccountDb, row: ListRow): List {
   const counts = db
     .select({ taskCount: count(), openCount: sql<number>`count(*) FILTER (WHERE ${tasks.completed} = 0)` })
     .from(tasks)

@@ -2,11 +2,14 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import type { AppEnv } from "../../env";
 import { API_KEY, PUBLIC, PUBLIC_DOCUMENT, routesFor } from "../access";
 import { registerCalendarRoutes } from "./calendars";
+import { getTaskFeedRoute } from "../feeds";
+import { registerEventDocuments } from "./event-documents";
 import { registerDocsPage } from "./docs";
 import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
 import { registerTaskRoutes } from "./tasks";
+import { registerWebhookRoutes } from "./webhooks";
 
 /**
  * Everything under /api/v1. Its routes are exactly the paths of the published OpenAPI document.
@@ -16,7 +19,11 @@ import { registerTaskRoutes } from "./tasks";
 export function createV1App() {
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route("/", routesFor(PUBLIC_DOCUMENT, registerRootRoute));
-  v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes));
+  v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes, registerWebhookRoutes));
+  // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.
+  registerEventDocuments(v1);
+  // The task feed is served at the origin's root (src/http/feeds.ts) and documented here.
+  v1.openAPIRegistry.registerPath(getTaskFeedRoute);
   v1.route("/", routesFor(PUBLIC, registerCalendarRoutes));
   // The document describes every route of v1, so it is served from v1's registry.
   v1.route(

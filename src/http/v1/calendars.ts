@@ -7,6 +7,7 @@ import { dtstampOf, ICS_FORMAT_VERSION, renderIcs } from "../../domain/calendars
 import { boundsOf, eventsBetween } from "../../domain/calendars/holidays";
 import { CalendarManifest, CalendarPack, HolidayDay, HolidayYear, PackFilter } from "../../domain/calendars/schemas";
 import type { AppEnv } from "../../env";
+import { etagOf, matches } from "../conditional";
 import { errorResponses } from "../problem";
 
 /**
@@ -118,22 +119,6 @@ export const getCalendarPackIcsRoute = createRoute({
     ...errorResponses("pack_not_found", "unavailable"),
   },
 });
-
-/** Strong ETag: the first 128 bits of the body's SHA-256, base64url. */
-async function etagOf(body: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
-  const base64 = btoa(String.fromCharCode(...digest.subarray(0, 16)));
-  return `"${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}"`;
-}
-
-/** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` prefixes are ignored. */
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(",").some((tag) => {
-    const candidate = tag.trim().replace(/^W\//, "");
-    return candidate === "*" || candidate === etag;
-  });
-}
 
 /**
  * 200 with the body, or 304 when the client's copy is current. With a known ETag the body is

@@ -31,7 +31,17 @@ export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, v1: OpenAPIHon
         name: "Lists",
         description: "Named lists of tasks, with their counts. Bearer API key and active Max membership.",
       },
+      {
+        name: "Webhooks",
+        description:
+          "Signed POSTs of the account's events (Standard Webhooks) to endpoints it registers; the events are this document's `webhooks`. Bearer API key and active Max membership.",
+      },
       { name: "Calendars", description: "Public holiday calendar packs. No credentials." },
+      {
+        name: "Feeds",
+        description:
+          "The account's private iCalendar feed of its tasks, at the origin's root; its secret URL is its credential.",
+      },
     ],
   });
   app.get("/openapi.json", (c) => c.json(v1.getOpenAPI31Document(documentConfig(c))));

@@ -1,0 +1,1 @@
+ALTER TABLE `connections` ADD `live_generation` integer DEFAULT 0 NOT NULL;

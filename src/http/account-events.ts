@@ -1,0 +1,147 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
+import * as z from "zod";
+import type { AccountCaller } from "../account/caller";
+import { runVerb } from "../account/caller";
+import { sha256Hex } from "../domain/crypto";
+import { newFeedToken } from "../domain/feeds/service";
+import { allowsLoopback } from "../domain/webhooks/address";
+import { Delivery, Webhook } from "../domain/webhooks/schemas";
+import type { AppEnv } from "../env";
+import { json, session } from "./account-schemas";
+import { errorResponses } from "./problem";
+import { absoluteUrl } from "./public-origin";
+
+/**
+ * The account page's calendar feed and webhooks: see, make, rotate or turn off the feed; see the
+ * webhooks and their recent failures, disable or delete one. Each is one call to the account's
+ * object with the session as the credential. Guards come from createAccountApp (SESSION).
+ */
+
+const pageCaller = (c: Context<AppEnv>): AccountCaller => ({
+  env: c.env,
+  accountId: c.var.actor.accountId,
+  credential: { kind: "session" },
+});
+
+const FeedStatus = z.object({
+  enabled: z.boolean(),
+  createdAt: z.string().optional().openapi({ description: "When the current URL was made." }),
+});
+const NewFeed = z.object({
+  url: z.string().openapi({ description: "The feed's secret URL. Shown only in this response." }),
+  webcalUrl: z.string().openapi({ description: "The same, as webcal:// for calendar apps." }),
+  createdAt: z.string(),
+});
+const PageWebhook = Webhook.extend({ recentFailures: z.array(Delivery).optional() });
+const WebhookId = z.object({ id: z.string().max(100) });
+
+export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/account/feed",
+      operationId: "getFeed",
+      security: session,
+      responses: {
+        200: { description: "Whether the feed is on.", ...json(FeedStatus) },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
+    }),
+    async (c) => c.json(await runVerb(pageCaller(c), "getFeed", undefined as never), 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/account/feed",
+      operationId: "rotateFeed",
+      security: session,
+      request: { body: { required: true, ...json(z.strictObject({})) } },
+      responses: {
+        201: { description: "A new URL; the previous one answers 404 from now on.", ...json(NewFeed) },
+        ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      // Made and hashed here (WebCrypto): the object stores only the hash, and the URL is shown once.
+      const token = newFeedToken(c.var.actor.accountId);
+      const { createdAt } = await runVerb(pageCaller(c), "rotateFeed", { tokenHash: await sha256Hex(token) });
+      const url = absoluteUrl(c.env, c.req.url, `/feeds/${token}.ics`);
+      return c.json({ url, webcalUrl: url.replace(/^https?:/, "webcal:"), createdAt }, 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete",
+      path: "/account/feed",
+      operationId: "deleteFeed",
+      security: session,
+      responses: {
+        204: { description: "Off: its URL answers 404 from now on." },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      await runVerb(pageCaller(c), "deleteFeed", undefined as never);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/account/webhooks",
+      operationId: "listAccountWebhooks",
+      security: session,
+      responses: {
+        200: {
+          description: "The account's webhooks, each with its last failed attempts.",
+          ...json(z.object({ data: z.array(PageWebhook) })),
+        },
+        ...errorResponses("unauthorized", "max_required", "rate_limited"),
+      },
+    }),
+    async (c) => c.json({ data: await runVerb(pageCaller(c), "listWebhooks", { failures: true }) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "patch",
+      path: "/account/webhooks/{id}",
+      operationId: "updateAccountWebhook",
+      security: session,
+      request: {
+        params: WebhookId,
+        body: { required: true, ...json(z.strictObject({ enabled: z.boolean() })) },
+      },
+      responses: {
+        200: { description: "The webhook.", ...json(Webhook) },
+        ...errorResponses("validation_failed", "unauthorized", "max_required", "webhook_not_found", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      const args = { id: c.req.valid("param").id, patch: c.req.valid("json"), allowLoopback: allowsLoopback(c.env) };
+      return c.json(await runVerb(pageCaller(c), "updateWebhook", args), 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete",
+      path: "/account/webhooks/{id}",
+      operationId: "deleteAccountWebhook",
+      security: session,
+      request: { params: WebhookId },
+      responses: {
+        204: { description: "Deleted, with its pending deliveries." },
+        ...errorResponses("unauthorized", "max_required", "webhook_not_found", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      await runVerb(pageCaller(c), "deleteWebhook", c.req.valid("param"));
+      return c.body(null, 204);
+    },
+  );
+}

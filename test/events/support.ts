@@ -1,0 +1,53 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import { Webhook } from "standardwebhooks";
+import { vi } from "vitest";
+import { call, json } from "../helpers";
+
+/**
+ * A stand-in for the receiver, at the HTTP boundary: workerd tests cannot listen on a port, so the
+ * account object's `fetch` is replaced for the test and each request is recorded as it was sent
+ * (method, URL, headers, the body's exact bytes). The end-to-end test with a real receiver on
+ * 127.0.0.1 is test/clients/webhooks-e2e.mjs (against `wrangler dev`).
+ */
+export interface Received {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: string;
+  redirect: string | undefined;
+}
+
+export function receiver(answer: (request: Received) => Response | Promise<Response> = () => new Response("ok")) {
+  const received: Received[] = [];
+  const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input as RequestInfo, init as RequestInit);
+    const entry: Received = {
+      url: request.url,
+      method: request.method,
+      headers: Object.fromEntries(request.headers),
+      body: await request.text(),
+      redirect: (init as RequestInit | undefined)?.redirect,
+    };
+    received.push(entry);
+    return answer(entry);
+  });
+  return { received, restore: () => spy.mockRestore() };
+}
+
+export const HOOK_URL = "http://127.0.0.1:9/hook";
+
+export async function createWebhook(key: string, body: Record<string, unknown> = { url: HOOK_URL }) {
+  const res = await call("/api/v1/webhooks", { token: key, body });
+  if (res.status !== 201) throw new Error(`webhook creation failed: ${res.status} ${await res.text()}`);
+  return json<{ id: string; secret: string; events: string[] }>(res);
+}
+
+/** Runs the account object's alarm now (deliveries, reminders, retention), as the runtime would. */
+export const runAlarm = (accountId: string) =>
+  runDurableObjectAlarm(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)));
+
+/** The event a receiver got, after verifying its signature with the `standardwebhooks` package. */
+export function verified(secret: string, request: Received) {
+  return new Webhook(secret).verify(request.body, request.headers) as { type: string; timestamp: string; data: any };
+}
