@@ -155,6 +155,9 @@ async function main() {
           "Todo & Calendars",
           "Your tasks",
           "sign-out",
+          // The account's time zone (issue 30), set with a list and a button.
+          "time-zone",
+          "Save time zone",
           "skill file (SKILL.md)",
           "mcp-url",
           "Copy MCP URL",
