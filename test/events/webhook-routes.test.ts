@@ -48,7 +48,7 @@ describe("webhook routes", () => {
     ["https://10.0.0.7/hook", "a private address"],
     ["https://2130706433/hook", "a loopback address"],
     ["https://[::ffff:169.254.169.254]/", "a link-local address"],
-    ["https://100.64.1.1/", "a carrier-grade NAT address"],
+    ["https://100.64.1.1/", "carrier-grade NAT"],
     ["https://0.0.0.0/", "an unspecified address"],
     ["not a url", "absolute URL"],
   ])("refuses %s with a 400 that says why", async (url, why) => {
