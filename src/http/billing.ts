@@ -45,6 +45,19 @@ const Redirect = z.object({ url: z.string().openapi({ description: "A Stripe pag
 const NoFields = z.strictObject({});
 
 /** Session routes: registered on the account routes' SESSION line (account.ts), so their guards come from there. */
+/** What the two routes that send the browser to Stripe answer: its URL, or why not. */
+const toStripe = {
+  200: { description: "Where to send the browser.", ...json(Redirect) },
+  ...errorResponses(
+    "validation_failed",
+    "unauthorized",
+    "not_found",
+    "payload_too_large",
+    "rate_limited",
+    "unavailable",
+  ),
+};
+
 export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
@@ -70,17 +83,7 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
       security: session,
       description: "A Stripe Checkout Session for the Max subscription, back to the page afterwards.",
       request: body(NoFields),
-      responses: {
-        200: { description: "Where to send the browser.", ...json(Redirect) },
-        ...errorResponses(
-          "validation_failed",
-          "unauthorized",
-          "not_found",
-          "payload_too_large",
-          "rate_limited",
-          "unavailable",
-        ),
-      },
+      responses: toStripe,
     }),
     async (c) => {
       const { priceId } = billingConfig(c.env);
@@ -115,17 +118,7 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
       security: session,
       description: "A Stripe Billing Portal session (card, invoices, cancellation). 404 before the first Checkout.",
       request: body(NoFields),
-      responses: {
-        200: { description: "Where to send the browser.", ...json(Redirect) },
-        ...errorResponses(
-          "validation_failed",
-          "unauthorized",
-          "not_found",
-          "payload_too_large",
-          "rate_limited",
-          "unavailable",
-        ),
-      },
+      responses: toStripe,
     }),
     async (c) => {
       billingConfig(c.env);
