@@ -136,11 +136,12 @@ async function main() {
         await until(async () => (await text(page, "#plan-badge")) === "Max", "plan badge should say Max after reload");
         assert((await text(page, "#plan-detail")).startsWith("Active until"), "the end date of Max is not shown");
         assert(!(await visible(page, "#max-needed")), "the 'needs Max' notice should be gone");
-        // Keyboard: the first stops are the skip link, the home link, Your tasks, Sign out, then the AI connection section.
+        // Keyboard: the first stops are the skip link, the home link, Your tasks, Sign out, the time zone, then the AI
+        // connection section.
         await page.evaluate(() => document.activeElement?.blur());
         await page.mouse.click(1, 300); // a neutral spot, so Tab starts from the top of the document
         const order = [];
-        for (let i = 0; i < 7; i++) {
+        for (let i = 0; i < 9; i++) {
           await page.keyboard.press("Tab");
           order.push(
             await page.evaluate(() => {
