@@ -31,8 +31,8 @@ const usedOverAMinuteAgo = (column: typeof apiKeys.lastUsedAt | typeof connectio
  * 401 for a key or connection that is unknown, revoked or expired; then its lastUsedAt, written at most
  * once a minute (one read per request, a write only when the minute has passed).
  */
-function checkCredential(db: AccountDb, credential: Credential): { keyId?: string } {
-  if (credential.kind === "session") return {};
+function checkCredential(db: AccountDb, credential: Credential): void {
+  if (credential.kind === "session") return;
   if (credential.kind === "key") {
     const key = db
       .select({ id: apiKeys.id, stale: usedOverAMinuteAgo(apiKeys.lastUsedAt) })
@@ -47,7 +47,7 @@ function checkCredential(db: AccountDb, credential: Credential): { keyId?: strin
       .get();
     if (!key) throw new AppError("unauthorized", UNAUTHORIZED);
     if (key.stale) db.update(apiKeys).set({ lastUsedAt: nowSql }).where(eq(apiKeys.id, key.id)).run();
-    return { keyId: key.id };
+    return;
   }
   const connection = db
     .select({ stale: usedOverAMinuteAgo(connections.lastUsedAt) })
@@ -63,7 +63,6 @@ function checkCredential(db: AccountDb, credential: Credential): { keyId?: strin
   if (!connection) throw new AppError("unauthorized", CONNECTION_ENDED);
   if (connection.stale)
     db.update(connections).set({ lastUsedAt: nowSql }).where(eq(connections.id, credential.connectionId)).run();
-  return {};
 }
 
 /** The account's row, read with its Max judged by the database clock. */
@@ -83,9 +82,9 @@ export const accountRow = (db: AccountDb) =>
  * Returns who acts. Runs inside the request's transaction, before its verb.
  */
 export function authorize(db: AccountDb, credential: Credential, maxRequired: boolean) {
-  const { keyId } = checkCredential(db, credential);
+  checkCredential(db, credential);
   const row = accountRow(db);
   if (!row || row.erasedAt) throw new AppError("unauthorized", UNAUTHORIZED);
   if (maxRequired && !row.maxActive) throw new AppError("max_required", MAX_REQUIRED);
-  return { accountId: row.id, timeZone: row.timeZone, keyId };
+  return { accountId: row.id, timeZone: row.timeZone };
 }

@@ -19,8 +19,6 @@ export interface AccountContext {
 /** Who is acting on a surface: the account, once its credential was judged. */
 export interface Actor {
   accountId: string;
-  /** The API key used, when the request came with one. */
-  keyId?: string;
   /** The account's IANA time zone. */
   timeZone: string;
 }
