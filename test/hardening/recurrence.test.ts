@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CYCLE_DAYS, parseRule, searchNextDay } from "../../src/domain/tasks/occurrences";
 import { nextOccurrence } from "../../src/domain/tasks/recurrence";
 import { call, createTask, json, maxUser } from "../helpers";
 import { rpc, rpcResult, toolErrorOf } from "../mcp/client";
@@ -64,34 +65,30 @@ describe("repeat rules that could cost CPU", () => {
     }
   });
 
-  it("finds the next occurrence of the worst accepted rules in bounded time, or ends the series", () => {
-    const timings: [number, string][] = [];
+  it("finds the next occurrence of the worst accepted rules within one 400-year cycle of days, or ends the series", () => {
+    // The bound is the work, counted in days looked at, not in milliseconds: a timed assertion fails on a
+    // loaded machine and says nothing on a fast one. Before the bound, a search walked until 9999-12-31.
     for (const { due, repeat } of WORST_ACCEPTED_RULES) {
-      const started = performance.now();
-      nextOccurrence({ due, repeat }, "Europe/Berlin", new Date());
-      timings.push([performance.now() - started, `${repeat} from ${due}`]);
+      const firstDay = Math.floor(Date.parse(due.slice(0, 10)) / 86_400_000);
+      const { day, steps } = searchNextDay(parseRule(repeat), firstDay);
+      expect(steps, `${repeat} from ${due}`).toBeLessThanOrEqual(CYCLE_DAYS);
+      if (day !== null) expect(day, repeat).toBeGreaterThan(firstDay);
+      expect(() => nextOccurrence({ due, repeat }, "Europe/Berlin", new Date())).not.toThrow();
     }
-    timings.sort((a, b) => b[0] - a[0]);
-    console.log(`[hardening] slowest next occurrence: ${timings[0]![0].toFixed(1)} ms (${timings[0]![1]})`);
-    for (const [ms, what] of timings) expect(ms, what).toBeLessThan(100);
   });
 
-  it("completes the worst accepted rules over HTTP, each in well under a second", async () => {
+  it("completes the worst accepted rules over HTTP", async () => {
     const user = await maxUser("worst");
-    const timings: [number, string][] = [];
+    // Their cost is bounded by the search above (and measured by `npm run bench`), not timed here.
     for (const { due, repeat } of WORST_ACCEPTED_RULES) {
       const task = await createTask(user.key, { title: "worst", due, repeat });
-      const started = performance.now();
       const res = await call(`/api/v1/tasks/${task.id}`, {
         method: "PATCH",
         token: user.key,
         body: { completed: true },
       });
-      timings.push([performance.now() - started, `${repeat} from ${due}`]);
-      expect(res.status).toBe(200);
+      expect(res.status, `${repeat} from ${due}`).toBe(200);
+      expect((await json(res)).completed).toBe(true);
     }
-    timings.sort((a, b) => b[0] - a[0]);
-    console.log(`[hardening] slowest completion over HTTP: ${timings[0]![0].toFixed(1)} ms (${timings[0]![1]})`);
-    for (const [ms, what] of timings) expect(ms, what).toBeLessThan(250);
   });
 });

@@ -157,16 +157,21 @@ function onGrid(rule: Rule, first: Day, d: Day): boolean {
  * rule falls on, looking at most one 400-year cycle ahead and never past 9999-12-31; null when none.
  * At most CYCLE_DAYS steps of a few comparisons each, whatever the rule.
  */
-export function nextDay(rule: Rule, firstEpoch: number): number | null {
+export const nextDay = (rule: Rule, firstEpoch: number): number | null => searchNextDay(rule, firstEpoch).day;
+
+/** nextDay with the number of days it looked at: its bound is what keeps a completion's CPU small. */
+export function searchNextDay(rule: Rule, firstEpoch: number): { day: number | null; steps: number } {
   const first = dayAt(firstEpoch);
   const full = withDefaults(rule, first);
   const d = dayAt(firstEpoch);
   const last = Math.min(firstEpoch + CYCLE_DAYS, LAST_DAY);
+  let steps = 0;
   while (d.epoch < last) {
     advance(d);
-    if (onGrid(full, first, d) && matches(full, d)) return d.epoch;
+    steps++;
+    if (onGrid(full, first, d) && matches(full, d)) return { day: d.epoch, steps };
   }
-  return null;
+  return { day: null, steps };
 }
 
 /**
