@@ -12,18 +12,18 @@ import { enqueue } from "../domain/webhooks/outbox";
 import { AppError } from "../domain/errors";
 import { accountRow, authorize, MAX_REQUIRED, type Credential } from "./credentials";
 import { deliverDue } from "./delivery";
-import { runRaising } from "./events";
 import { exportLists, exportTaskPage } from "./export";
 import migrations from "./migrations/migrations";
 import { failure, type Result } from "./result";
 import * as schema from "./schema";
 import { nextAlarmAt, postponeRetention } from "./scheduler";
 import { dropLegacyRows, readLegacyAccount, writeLegacyAccount } from "./upgrade";
-import { needsMax, prepare, type VerbArgs, type VerbName, type VerbValue, verbs } from "./verbs";
+import { type VerbArgs, type VerbName, type VerbValue, verbOf } from "./verbs";
+import { runRaising } from "./verbs/events";
 
 const { account, apiKeys, connections } = schema;
 
-/** One task request: who it is for, what it shows, and the verb it runs (verbs.ts). */
+/** One task request: who it is for, what it shows, and the verb it runs (verbs/). */
 export interface VerbRequest<V extends VerbName = VerbName> {
   accountId: string;
   credential: Credential;
@@ -59,22 +59,23 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   /**
-   * The one call of a task request (REST, MCP or the page). The events the verb raises are queued and
-   * its tasks' reminders moved in the same transaction (events.ts): committed with the change, or
-   * rolled back with it. The alarm then delivers them (scheduler.ts).
+   * The one call of a task request (REST, MCP or the page): the verb's declaration (verbs/<verb>.ts)
+   * says what it precomputes, whether it needs Max, and what it raises. The events are queued and its
+   * tasks' reminders moved in the same transaction: committed with the change, or rolled back with it.
+   * The alarm then delivers them (scheduler.ts).
    */
   async run<V extends VerbName>(request: VerbRequest<V>): Promise<Result<VerbValue<V>>> {
     try {
       await this.open(request.accountId);
-      const args = await prepare(request.verb, request.args);
+      const verb = verbOf(request.verb);
+      const args = verb.prepare ? await verb.prepare(request.args) : request.args;
       const { value, moved } = this.ctx.storage.transactionSync(() => {
-        const actor = authorize(this.db, request.credential, needsMax(request.verb));
-        const verb = verbs[request.verb] as (ctx: object, args: VerbArgs<V>) => VerbValue<V>;
-        const { value, raised } = runRaising(this.db, request.verb, args, () => verb({ db: this.db, ...actor }, args));
+        const actor = authorize(this.db, request.credential, verb.needsMax);
+        const { value, raised } = runRaising({ db: this.db, ...actor }, verb, args);
         const now = Date.now();
         const queued = enqueue(this.db, raised.events, now).length;
         scheduleReminders(this.db, raised.tasks, now);
-        return { value, moved: queued > 0 || raised.tasks.length > 0 || request.verb === "testWebhook" };
+        return { value, moved: queued > 0 || raised.tasks.length > 0 };
       });
       if (moved) await this.schedule();
       return { ok: true, value };

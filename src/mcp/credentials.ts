@@ -44,7 +44,7 @@ function rememberingAuthentication(caller: AccountCaller, request: Request) {
   };
   const confirm = async (response: Response) => {
     if (verdict === "live") return;
-    await call("identify", undefined as never).catch(async (e) => {
+    await call("identify", undefined).catch(async (e) => {
       await response.body?.cancel();
       return failedKeyAttempt(caller.env, request, e);
     });

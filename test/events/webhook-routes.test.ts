@@ -128,6 +128,26 @@ describe("webhook routes", () => {
     expect(r.received[0]!.headers["webhook-id"]).toBe(eventId);
   });
 
+  it("sends webhook.test to the webhook tested even when it is disabled, and to no other webhook", async () => {
+    const user = await maxUser("test-event-disabled");
+    const tested = await createWebhook(user.key, { url: `${HOOK_URL}/tested` });
+    await createWebhook(user.key, { url: `${HOOK_URL}/other` });
+    const off = await call(`/api/v1/webhooks/${tested.id}`, {
+      method: "PATCH",
+      token: user.key,
+      body: { enabled: false },
+    });
+    expect(off.status).toBe(200);
+    const r = receiver();
+    restore = r.restore;
+    const res = await call(`/api/v1/webhooks/${tested.id}/test`, { method: "POST", token: user.key, body: {} });
+    expect(res.status).toBe(202);
+    await runAlarm(user.accountId);
+    expect(r.received.map((request) => [request.url, verified(tested.secret, request).type])).toEqual([
+      [`${HOOK_URL}/tested`, "webhook.test"],
+    ]);
+  });
+
   it("shows the account page its webhooks with recent failures, and lets it disable and delete one", async () => {
     const { user, hook } = await failing(503);
     await createTask(user.key, { title: "Fails" });

@@ -22,7 +22,8 @@ const canonicalJson = (input: TaskInput) =>
 
 /**
  * The SHA-256 of the canonical input, for a create with an idempotency key: WebCrypto's is
- * asynchronous, so the account's object computes it before the verb's transaction (verbs.ts `prepare`).
+ * asynchronous, so the account's object computes it before the verb's transaction (`prepare` in
+ * account/verbs/create-task.ts).
  * (node:crypto's synchronous digest would have loaded Node's crypto layer into every isolate's start-up.)
  */
 export async function withRequestHash<A extends { input: TaskInput; idempotencyKey?: string }>(

@@ -7,9 +7,9 @@ import { toTask } from "./row";
 
 /**
  * Reminders that fire: a `reminders` row per open live task whose reminder is still to come, kept
- * in step with the task by every verb that writes it (account/events.ts), and fired by the account
- * object's alarm (scheduler.ts). Firing deletes the row in the transaction that queues the event,
- * so a reminder fires once, whatever retries or restarts follow.
+ * in step with the task by every verb that writes it (its events rule, account/verbs/), and fired by
+ * the account object's alarm (scheduler.ts). Firing deletes the row in the transaction that queues
+ * the event, so a reminder fires once, whatever retries or restarts follow.
  */
 
 /** Fired per alarm at most; the alarm comes back at once for the rest. */

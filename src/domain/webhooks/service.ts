@@ -5,7 +5,7 @@ import type { AccountContext, AccountDb } from "../context";
 import { AppError } from "../errors";
 import { newId } from "../ids";
 import { webhookUrlRefusal } from "./address";
-import { enqueue } from "./outbox";
+import { newEventId } from "./outbox";
 import {
   type Delivery,
   eventTypes,
@@ -16,7 +16,7 @@ import {
   type WebhookPatch,
 } from "./schemas";
 
-/** The webhook verbs, run inside the account's object like the task verbs (account/verbs.ts). */
+/** The webhook verbs, run inside the account's object like the task verbs (account/verbs/). */
 
 /** Deliveries kept per webhook. */
 export const DELIVERY_LOG = 50;
@@ -136,12 +136,13 @@ export function deleteWebhook({ db }: AccountContext, { id }: { id: string }): n
   return null;
 }
 
-/** Queues a `webhook.test` event to this webhook alone (enabled or not); delivered like any event. */
+/**
+ * The id of a `webhook.test` event for this webhook alone (enabled or not); the verb raises it
+ * (account/verbs/test-webhook.ts), and it is delivered like any event.
+ */
 export function testWebhook({ db }: AccountContext, { id }: { id: string }): { eventId: string } {
   liveWebhook(db, id);
-  const data = { webhookId: id, message: "A test event, sent on request." };
-  const [eventId] = enqueue(db, [{ type: "webhook.test", data }], Date.now(), id);
-  return { eventId: eventId! };
+  return { eventId: newEventId() };
 }
 
 /** The webhook's last 50 delivery attempts, newest first. */

@@ -2,6 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { List } from "../../domain/lists/schemas";
 import { Task } from "../../domain/tasks/schemas";
+import type { EventData } from "../../domain/webhooks/outbox";
 import { type EventType, eventTypes } from "../../domain/webhooks/schemas";
 import type { AppEnv } from "../../env";
 
@@ -16,7 +17,9 @@ const Completed = Task.extend({
 });
 const TestData = z.object({ webhookId: z.string(), message: z.string() });
 
-const dataOf: Record<EventType, z.ZodType> = {
+// Typed by the data each event carries (domain/webhooks/outbox.ts): a schema that misses or mistypes one of
+// its fields fails to compile.
+const dataOf: { [T in EventType]: z.ZodType<EventData[T]> } = {
   "task.created": Task,
   "task.updated": Task,
   "task.completed": Completed,
