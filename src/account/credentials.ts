@@ -79,12 +79,12 @@ export const accountRow = (db: AccountDb) =>
 
 /**
  * 401, then 403: the credential, then (for every verb but `identify`) the account's Max membership.
- * Returns who acts. Runs inside the request's transaction, before its verb.
+ * Returns the account's time zone, which the verb runs with. Runs inside the request's transaction, before its verb.
  */
 export function authorize(db: AccountDb, credential: Credential, maxRequired: boolean) {
   checkCredential(db, credential);
   const row = accountRow(db);
   if (!row || row.erasedAt) throw new AppError("unauthorized", UNAUTHORIZED);
   if (maxRequired && !row.maxActive) throw new AppError("max_required", MAX_REQUIRED);
-  return { accountId: row.id, timeZone: row.timeZone };
+  return { timeZone: row.timeZone };
 }

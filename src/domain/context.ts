@@ -6,12 +6,12 @@ export type AccountDb = DrizzleSqliteDODatabase<typeof schema>;
 
 /**
  * What a domain verb runs with: the account's own database, inside the object's transaction, and the
- * account it holds. A verb is synchronous: SQLite is in the same process, so a query costs
- * microseconds and a verb reads and writes as plainly as it needs.
+ * account's time zone. The object is the account, so a verb needs no account id. A verb is
+ * synchronous: SQLite is in the same process, so a query costs microseconds and a verb reads and
+ * writes as plainly as it needs.
  */
 export interface AccountContext {
   db: AccountDb;
-  accountId: string;
   /** The account's IANA time zone; recurrences and "today" are computed in it. */
   timeZone: string;
 }
@@ -19,6 +19,4 @@ export interface AccountContext {
 /** Who is acting on a surface: the account, once its credential was judged. */
 export interface Actor {
   accountId: string;
-  /** The account's IANA time zone. */
-  timeZone: string;
 }

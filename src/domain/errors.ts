@@ -21,7 +21,6 @@ export const errorCodes = [
   "list_exists",
   "precondition_failed",
   "idempotency_key_reused",
-  "idempotency_in_progress",
   "sync_expired",
   "payload_too_large",
   "rate_limited",

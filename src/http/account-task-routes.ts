@@ -85,13 +85,7 @@ export function registerAccountTaskRoutes(app: OpenAPIHono<AppEnv>) {
           description: "The created task (or the replay of the first answer to this `Idempotency-Key`).",
           ...json(Task),
         },
-        ...errorResponses(
-          "validation_failed",
-          ...memberErrors,
-          "payload_too_large",
-          "idempotency_key_reused",
-          "idempotency_in_progress",
-        ),
+        ...errorResponses("validation_failed", ...memberErrors, "payload_too_large", "idempotency_key_reused"),
       },
     }),
     async (c) => {

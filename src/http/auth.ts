@@ -75,7 +75,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = await authenticateSession(c.var.db, bearerToken(c));
   if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
   c.set("sessionId", session.sessionId);
-  c.set("actor", { accountId: session.accountId, timeZone: "UTC" });
+  c.set("actor", { accountId: session.accountId });
   await next();
 };
 

@@ -82,10 +82,6 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
     meaning: "The account already has a list with this name (names are compared ignoring case).",
     action: "Use that list (its id is in `GET /api/v1/lists`), or choose another name.",
   },
-  idempotency_in_progress: {
-    meaning: "A request with this `Idempotency-Key` is still being processed.",
-    action: "Wait a moment and send the same request with the same key again: you get the first request's result.",
-  },
   sync_expired: {
     meaning:
       "`since` is older than the 90 days that deletions are remembered, so the deletions since then cannot be reported.",

@@ -22,7 +22,6 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   key_limit_reached: 409,
   webhook_limit_reached: 409,
   list_exists: 409,
-  idempotency_in_progress: 409,
   sync_expired: 410,
   precondition_failed: 412,
   payload_too_large: 413,

@@ -16,7 +16,6 @@ const modelFixable = new Set<ErrorCode>([
   "max_required",
   "sync_expired",
   "idempotency_key_reused",
-  "idempotency_in_progress",
   // A brief database outage: the model can simply retry, so it must see the error and the wait.
   "unavailable",
 ]);
@@ -29,8 +28,6 @@ const hints: Partial<Record<ErrorCode, string>> = {
     "Tell the user that task tools need an active Max membership and give them the Upgrade link; retry once they have upgraded there.",
   sync_expired: "Call list_tasks again without `since` for a full list.",
   idempotency_key_reused: "Use a new clientRequestId for a different task.",
-  idempotency_in_progress:
-    "The first call with this clientRequestId is still running; retry the same call in a moment.",
   unavailable:
     "Nothing was changed. Retry the same call after the seconds given (with the same clientRequestId for create_task).",
 };

@@ -20,7 +20,7 @@ function plansOf(accountId: string, run: (ctx: Parameters<typeof listTasks>[0]) 
       schema,
       logger: { logQuery: (sql, params) => statements.push({ sql, params }) },
     });
-    run({ db, accountId, timeZone: "UTC" });
+    run({ db, timeZone: "UTC" });
     return statements
       .filter(({ sql }) => /^(select|update|delete)/i.test(sql) && /"tasks"|"lists"/.test(sql))
       .map(({ sql, params }) => ({

@@ -195,15 +195,6 @@ export async function exportConnections(db: Db, accountId: string): Promise<Conn
   }));
 }
 
-/** Every grant id the account ever had, for the provider's KV clean-up on erasure. */
-export async function grantIdsOf(db: Db, accountId: string): Promise<string[]> {
-  const rows = await db
-    .select({ grantId: oauthConnections.grantId })
-    .from(oauthConnections)
-    .where(eq(oauthConnections.accountId, accountId));
-  return rows.map((row) => row.grantId);
-}
-
 /**
  * A token refresh (or the code exchange) for this connection: one statement that both records the use
  * and says whether the connection still holds, with the refresh count the new access token carries
