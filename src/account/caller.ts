@@ -1,5 +1,5 @@
 import { callAccount } from "./client";
-import type { Credential } from "./credentials";
+import type { TaskCredential } from "./credentials";
 import type { VerbArgs, VerbName, VerbValue } from "./verbs";
 
 /**
@@ -10,7 +10,7 @@ import type { VerbArgs, VerbName, VerbValue } from "./verbs";
 export interface AccountCaller {
   env: Env;
   accountId: string;
-  credential: Credential;
+  credential: TaskCredential;
 }
 
 /** One verb for the caller: one call to its account's object, which judges the credential first. */

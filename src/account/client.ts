@@ -1,5 +1,5 @@
 import type { AccountChange, AccountObject } from "./object";
-import type { Credential } from "./credentials";
+import type { TaskCredential } from "./credentials";
 import { unwrap } from "./result";
 import type { VerbArgs, VerbName, VerbValue } from "./verbs";
 
@@ -16,7 +16,7 @@ export const accountObject = (env: Env, accountId: string): DurableObjectStub<Ac
 export async function callAccount<V extends VerbName>(
   env: Env,
   accountId: string,
-  credential: Credential,
+  credential: TaskCredential,
   verb: V,
   args: VerbArgs<V>,
 ): Promise<VerbValue<V>> {

@@ -11,7 +11,7 @@ import { account, apiKeys, connections } from "./schema";
  * - `connection`: an OAuth connection whose access token the provider has checked (MCP).
  * - `session`: the account page, whose session the Worker has judged in D1.
  */
-export type Credential =
+export type TaskCredential =
   | { kind: "key"; keyHash: string }
   | { kind: "connection"; connectionId: string; generation: number }
   | { kind: "session" };
@@ -31,7 +31,7 @@ const usedOverAMinuteAgo = (column: typeof apiKeys.lastUsedAt | typeof connectio
  * 401 for a key or connection that is unknown, revoked or expired; then its lastUsedAt, written at most
  * once a minute (one read per request, a write only when the minute has passed).
  */
-function checkCredential(db: AccountDb, credential: Credential): void {
+function checkCredential(db: AccountDb, credential: TaskCredential): void {
   if (credential.kind === "session") return;
   if (credential.kind === "key") {
     const key = db
@@ -81,7 +81,7 @@ export const accountRow = (db: AccountDb) =>
  * 401, then 403: the credential, then (for every verb but `identify`) the account's Max membership.
  * Returns the account's time zone, which the verb runs with. Runs inside the request's transaction, before its verb.
  */
-export function authorize(db: AccountDb, credential: Credential, maxRequired: boolean) {
+export function authorize(db: AccountDb, credential: TaskCredential, maxRequired: boolean) {
   checkCredential(db, credential);
   const row = accountRow(db);
   if (!row || row.erasedAt) throw new AppError("unauthorized", UNAUTHORIZED);

@@ -10,7 +10,7 @@ import { fireReminders, scheduleAllReminders, scheduleReminders } from "../domai
 import { allowsLoopback } from "../domain/webhooks/address";
 import { enqueue } from "../domain/webhooks/outbox";
 import { AppError } from "../domain/errors";
-import { accountRow, authorize, MAX_REQUIRED, type Credential } from "./credentials";
+import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
 import { exportLists, exportTaskPage } from "./export";
 import migrations from "./migrations/migrations";
@@ -26,7 +26,7 @@ const { account, apiKeys, connections } = schema;
 /** One task request: who it is for, what it shows, and the verb it runs (verbs/). */
 export interface VerbRequest<V extends VerbName = VerbName> {
   accountId: string;
-  credential: Credential;
+  credential: TaskCredential;
   verb: V;
   args: VerbArgs<V>;
 }

@@ -11,8 +11,10 @@ import { requireToolScopes } from "./tool-scopes";
  * The two credentials /mcp takes, judged the same way by handler.ts: an API key (as on REST) or an OAuth
  * access token the provider has validated. Either way the account's object judges it, in the call of
  * the tool's verb; a request whose tools ran no verb asks the object once before its answer leaves.
+ * What the handler holds for the request, not what the object judges: that is the TaskCredential
+ * (account/credentials.ts) inside its caller.
  */
-export interface Credential {
+export interface McpCredential {
   /** Runs a verb for the credential's account (one call to its object), remembering the judgement. */
   call<V extends VerbName>(verb: V, args: VerbArgs<V>): Promise<VerbValue<V>>;
   authInfo: Omit<AuthInfo, "extra">;
@@ -53,7 +55,7 @@ function rememberingAuthentication(caller: AccountCaller, request: Request) {
 }
 
 /** An API key: format and checksum (no I/O), the per-key rate limit, then its account object's judgement. */
-export async function keyCredential(request: Request, env: Env): Promise<Credential> {
+export async function keyCredential(request: Request, env: Env): Promise<McpCredential> {
   const key = bearerFromHeader(request.headers.get("authorization"));
   const { caller, keyHash, rateHeaders } = await keyCaller(env, request, key);
   return {
@@ -70,7 +72,7 @@ export async function keyCredential(request: Request, env: Env): Promise<Credent
  * connection's rate limit (the per-key budget), then its account's object judges whether the connection
  * still holds and whether the account has Max. The token's scopes decide which tools it may call.
  */
-export async function grantCredential(request: Request, env: Env, grant: OAuthGrant): Promise<Credential> {
+export async function grantCredential(request: Request, env: Env, grant: OAuthGrant): Promise<McpCredential> {
   const count = () => consume(env, RATE_POLICIES.perKey, `connection:${grant.connectionId}`, "requests per connection");
   const caller: AccountCaller = {
     env,
