@@ -21,9 +21,8 @@ import {
  * The tables are named here rather than left to ON DELETE CASCADE so the intent is readable and
  * does not hang on a pragma; test/account/erasure.test.ts walks every table in sqlite_master, so
  * a table added later that holds account rows fails that test until it is listed here.
- * Children go first, the account last: the tasks triggers (migration 0003) still find their row.
- * Deleting the tasks also deletes their rows of the search index (tasks_fts, by trigger, migration
- * 0008); lists go after the tasks, whose triggers would otherwise touch them.
+ * Children go first, the account last. Deleting the tasks also deletes their rows of the search index
+ * (tasks_fts, by trigger, migration 0008); lists go after the tasks, whose triggers would otherwise touch them.
  * Returns the grant ids of the account's OAuth connections: with their rows gone every token of theirs is
  * refused at once; the caller then clears the grants from the provider's KV.
  */

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { tasks } from "../../account/schema";
 
 /**
- * Word-prefix search over tasks' title and notes, on the FTS5 table `tasks_fts` (migration 0008).
+ * Word-prefix search over tasks' title and notes, on the FTS5 table `tasks_fts` (the objects' migration 0001).
  *
  * Each account's index is in its own object, so a query reads only that account's words. The tokenizer (unicode61, remove_diacritics 2) folds case and Latin diacritics on both
  * sides, so "cafe" finds "Café". Words are runs of characters between WORD_SEPARATORS, in any
