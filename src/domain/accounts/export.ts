@@ -1,6 +1,7 @@
-import { sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { accountObject } from "../../account/client";
 import type { Db } from "../../db/client";
+import { accounts } from "../../db/schema";
 import { listApiKeys } from "../api-keys/service";
 import { exportConnections } from "../connections/service";
 import { AppError } from "../errors";
@@ -18,9 +19,7 @@ export const EXPORT_FORMAT = "todo-export/2";
 export async function exportHead(db: Db, env: Env, accountId: string, currentSessionId: string) {
   const [account, created, apiKeys, sessions, accountLists, connections] = await Promise.all([
     getAccount(db, accountId),
-    db.get<{ createdAt: string } | undefined>(
-      sql`SELECT created_at AS createdAt FROM accounts WHERE id = ${accountId}`,
-    ),
+    db.select({ createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).get(),
     listApiKeys(db, env, accountId),
     listSessions(db, accountId, currentSessionId),
     accountObject(env, accountId).exportLists(accountId),

@@ -1,13 +1,13 @@
-import { eq, sql, type SQL } from "drizzle-orm";
+import { and, eq, gt, isNull, or, sql } from "drizzle-orm";
 import { changeAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { memberships, nowSql } from "../../db/schema";
 
-/** SQL truth of "active Max": plan max and not expired, judged by the database clock. */
-export const activeMaxSql = (alias: string): SQL =>
-  sql.raw(
-    `(${alias}.plan = 'max' AND (${alias}.expires_at IS NULL OR ${alias}.expires_at > strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))`,
-  );
+/** SQL truth of "active Max" (1 or 0): plan max and not expired, judged by the database clock. */
+export const activeMaxSql = sql<number>`(${and(
+  eq(memberships.plan, "max"),
+  or(isNull(memberships.expiresAt), gt(memberships.expiresAt, nowSql)),
+)})`;
 
 export interface Membership {
   plan: "free" | "max";
@@ -35,6 +35,7 @@ export interface MembershipGrant {
 /**
  * The membership is the union of both grants: Max while either gives it, until the later end (an
  * operator's grant without an end outlasts any subscription). RFC 3339 UTC text orders as time.
+ * SQL fragments: Drizzle has no builder for CASE.
  */
 const effectivePlan = sql`CASE WHEN ${memberships.grantedPlan} = 'max' OR ${memberships.subscriptionExpiresAt} IS NOT NULL
   THEN 'max' ELSE 'free' END`;

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { changeAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { accounts, memberships, nowSql, sessions } from "../../db/schema";
@@ -155,16 +155,19 @@ export async function logOut(db: Db, sessionId: string): Promise<void> {
 }
 
 export async function getAccount(db: Db, accountId: string): Promise<AccountView | undefined> {
-  const row = await db.get<{
-    id: string;
-    email: string;
-    timeZone: string;
-    plan: string | null;
-    expiresAt: string | null;
-    active: number;
-  }>(sql`
-    SELECT a.id, a.email, a.time_zone AS timeZone, m.plan, m.expires_at AS expiresAt, ${activeMaxSql("m")} AS active
-    FROM accounts a LEFT JOIN memberships m ON m.account_id = a.id WHERE a.id = ${accountId}`);
+  const row = await db
+    .select({
+      id: accounts.id,
+      email: accounts.email,
+      timeZone: accounts.timeZone,
+      plan: memberships.plan,
+      expiresAt: memberships.expiresAt,
+      active: activeMaxSql,
+    })
+    .from(accounts)
+    .leftJoin(memberships, eq(memberships.accountId, accounts.id))
+    .where(eq(accounts.id, accountId))
+    .get();
   if (!row) return undefined;
   return { id: row.id, email: row.email, timeZone: row.timeZone, membership: toMembership(row) };
 }

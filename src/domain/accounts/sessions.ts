@@ -50,7 +50,10 @@ export const endOtherSessions = (db: Db, accountId: string, keepId: string) =>
     .set({ revokedAt: nowSql })
     .where(and(eq(sessions.accountId, accountId), ne(sessions.id, keepId), live()));
 
-/** SQL truth of "lastUsedAt is over a minute old": the refresh is skipped otherwise. */
+/**
+ * SQL truth of "lastUsedAt is over a minute old": the refresh is skipped otherwise. A SQL fragment:
+ * Drizzle has no builder for `strftime` with a modifier (the database clock).
+ */
 export const staleSessionSql = sql<number>`(${sessions.lastUsedAt} IS NULL OR ${sessions.lastUsedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))`;
 
 export const touchSession = (db: Db, id: string) =>

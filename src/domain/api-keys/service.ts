@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, isNull, ne, or } from "drizzle-orm";
 import { accountObject, changeAccount } from "../../account/client";
 import { UNAUTHORIZED } from "../../account/credentials";
 import type { Db } from "../../db/client";
@@ -46,14 +46,19 @@ export async function listApiKeys(db: Db, env: Env, accountId: string): Promise<
   return rows.map((row) => ({ ...row, lastUsedAt: used.get(row.id) ?? row.lastUsedAt }));
 }
 
-const activeKeys = (accountId: string) =>
-  sql`(SELECT count(*) FROM api_keys WHERE account_id = ${accountId} AND revoked_at IS NULL
-       AND (expires_at IS NULL OR expires_at > ${nowSql}))`;
+/** The account's keys that are neither revoked nor expired. */
+const activeKeysOf = (accountId: string) =>
+  and(
+    eq(apiKeys.accountId, accountId),
+    isNull(apiKeys.revokedAt),
+    or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, nowSql)),
+  );
 
 /**
  * Creates a key and returns its plaintext once. Only the SHA-256 and a hint are stored. The
- * active-key limit is enforced inside the INSERT itself, so two parallel creations cannot both slip
- * past it; the key is live in the account's object before it is shown.
+ * active-key limit is enforced in the insert's own batch (one D1 transaction): the key goes in, and
+ * out again if the account already had the most it may have, so two parallel creations cannot both
+ * slip past it. The key is live in the account's object before it is shown.
  */
 export async function createApiKey(
   db: Db,
@@ -65,11 +70,19 @@ export async function createApiKey(
   const id = newId();
   const keyHash = await sha256Hex(key);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt).toISOString() : null;
-  const inserted = await db.run(sql`
-    INSERT INTO api_keys (id, account_id, name, key_hash, hint, expires_at)
-    SELECT ${id}, ${accountId}, ${input.name}, ${keyHash}, ${apiKeyHint(key)}, ${expiresAt}
-    WHERE ${activeKeys(accountId)} < ${MAX_ACTIVE_KEYS}`);
-  if (!inserted.meta.changes) {
+  const [, overLimit] = await db.batch([
+    db.insert(apiKeys).values({ id, accountId, name: input.name, keyHash, hint: apiKeyHint(key), expiresAt }),
+    db
+      .delete(apiKeys)
+      .where(
+        and(
+          eq(apiKeys.id, id),
+          gte(db.$count(apiKeys, and(activeKeysOf(accountId), ne(apiKeys.id, id))), MAX_ACTIVE_KEYS),
+        ),
+      )
+      .returning({ id: apiKeys.id }),
+  ]);
+  if (overLimit.length > 0) {
     throw new AppError(
       "key_limit_reached",
       `An account can have at most ${MAX_ACTIVE_KEYS} active API keys. Revoke one first.`,

@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, notInArray, or, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lte, max, notInArray, or } from "drizzle-orm";
 import { billingCustomers, billingEvents, billingSubscriptions } from "../../db/billing-schema";
 import type { Db } from "../../db/client";
 import { accounts, nowSql } from "../../db/schema";
@@ -91,7 +91,7 @@ export async function applySubscription(
   ]);
   if (applied.length === 0) return false;
   const [{ until } = { until: null }] = await db
-    .select({ until: sql<string | null>`max(${billingSubscriptions.maxUntil})` })
+    .select({ until: max(billingSubscriptions.maxUntil) })
     .from(billingSubscriptions)
     .where(eq(billingSubscriptions.accountId, accountId));
   await setMembership(db, env, accountId, { source: "subscription", plan: until ? "max" : "free", expiresAt: until });
@@ -107,7 +107,7 @@ export async function applySubscription(
 /** invoice.payment_failed: a note on the account page, kept until a later event says the subscription is paid. */
 export async function notePaymentFailed(db: Db, accountId: string, customerId: string | null, created: number) {
   const at = new Date(created * 1000).toISOString();
-  const later = or(sql`${billingCustomers.paymentFailedAt} IS NULL`, lte(billingCustomers.paymentFailedAt, at));
+  const later = or(isNull(billingCustomers.paymentFailedAt), lte(billingCustomers.paymentFailedAt, at));
   if (customerId)
     await db
       .insert(billingCustomers)

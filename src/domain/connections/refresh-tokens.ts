@@ -1,4 +1,5 @@
-import { and, eq, isNull, lt, sql } from "drizzle-orm";
+import { and, eq, exists, isNotNull, isNull, lt, lte, not, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import type { Db } from "../../db/client";
 import { oauthConnections, oauthRefreshTokens } from "../../db/schema";
 import { sha256Hex } from "../crypto";
@@ -26,6 +27,9 @@ const at = (offsetSeconds = 0) => new Date(Date.now() + offsetSeconds * 1000).to
 /** The provider's id of a token: its SHA-256 in hex (`generateTokenId`). */
 export const refreshTokenHash = sha256Hex;
 
+/** A refresh token row seen from a statement on its connection (the EXISTS subqueries below). */
+const token = alias(oauthRefreshTokens, "t");
+
 export type RefreshClaim =
   /** Go ahead: the provider judges the token; then completeRefresh or releaseRefresh. */
   | { kind: "claimed"; connectionId: string; generation: number }
@@ -44,8 +48,14 @@ export type RefreshClaim =
 export async function claimRefresh(db: Db, accountId: string, grantId: string, hash: string): Promise<RefreshClaim> {
   const now = at();
   const graceStart = at(-REFRESH_GRACE_SECONDS);
-  const replacedLongAgo = sql`EXISTS (SELECT 1 FROM oauth_refresh_tokens t WHERE t.token_hash = ${hash}
-    AND t.connection_id = oauth_connections.id AND t.replaced_at <= ${graceStart})`;
+  const replacedLongAgo = exists(
+    db
+      .select({ one: sql`1` })
+      .from(token)
+      .where(
+        and(eq(token.tokenHash, hash), eq(token.connectionId, oauthConnections.id), lte(token.replacedAt, graceStart)),
+      ),
+  );
   const [claimed] = await db
     .update(oauthConnections)
     .set({ refreshLeaseUntil: at(LEASE_SECONDS), refreshGeneration: sql`${oauthConnections.refreshGeneration} + 1` })
@@ -54,8 +64,8 @@ export async function claimRefresh(db: Db, accountId: string, grantId: string, h
         eq(oauthConnections.grantId, grantId),
         eq(oauthConnections.accountId, accountId),
         isNull(oauthConnections.revokedAt),
-        sql`(${oauthConnections.refreshLeaseUntil} IS NULL OR ${oauthConnections.refreshLeaseUntil} <= ${now})`,
-        sql`NOT ${replacedLongAgo}`,
+        or(isNull(oauthConnections.refreshLeaseUntil), lte(oauthConnections.refreshLeaseUntil, now)),
+        not(replacedLongAgo),
       ),
     )
     .returning({ id: oauthConnections.id, generation: oauthConnections.refreshGeneration });
@@ -84,8 +94,14 @@ export async function completeRefresh(
   const { connectionId, generation } = refresh;
   const now = at();
   const mine = eq(oauthRefreshTokens.connectionId, connectionId);
-  const wasReplaced = sql`EXISTS (SELECT 1 FROM oauth_refresh_tokens t WHERE t.token_hash = ${presentedHash}
-    AND t.connection_id = ${connectionId} AND t.replaced_at IS NOT NULL)`;
+  const wasReplaced = exists(
+    db
+      .select({ one: sql`1` })
+      .from(token)
+      .where(
+        and(eq(token.tokenHash, presentedHash), eq(token.connectionId, connectionId), isNotNull(token.replacedAt)),
+      ),
+  );
   const [retired] = await db.batch([
     db
       .update(oauthConnections)
@@ -116,7 +132,18 @@ export async function releaseRefresh(db: Db, connectionId: string) {
 
 /** The code exchange issued the grant's first refresh token: it is the live one. */
 export async function recordFirstRefreshToken(db: Db, accountId: string, grantId: string, hash: string) {
-  await db.run(sql`INSERT INTO ${oauthRefreshTokens} (token_hash, connection_id, issued_at)
-    SELECT ${hash}, id, ${at()} FROM ${oauthConnections} WHERE grant_id = ${grantId} AND account_id = ${accountId}
-    ON CONFLICT DO NOTHING`);
+  await db
+    .insert(oauthRefreshTokens)
+    .select(
+      db
+        .select({
+          tokenHash: sql<string>`${hash}`.as("token_hash"),
+          connectionId: oauthConnections.id,
+          issuedAt: sql<string>`${at()}`.as("issued_at"),
+          replacedAt: sql<string | null>`NULL`.as("replaced_at"),
+        })
+        .from(oauthConnections)
+        .where(and(eq(oauthConnections.grantId, grantId), eq(oauthConnections.accountId, accountId))),
+    )
+    .onConflictDoNothing();
 }

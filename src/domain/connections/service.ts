@@ -86,7 +86,10 @@ const hostOf = (uri: string) => {
   }
 };
 
-/** Live: not revoked, and used (or created) within the idle lifetime of its grant. */
+/**
+ * Live: not revoked, and used (or created) within the idle lifetime of its grant. A SQL fragment:
+ * Drizzle has no builder for `coalesce` or for `strftime` with a modifier (the database clock).
+ */
 const liveSql = sql`${oauthConnections.revokedAt} IS NULL AND coalesce(${oauthConnections.lastUsedAt}, ${oauthConnections.createdAt}) > strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${CONNECTION_IDLE_DAYS} days`})`;
 
 /** The account's live connections, newest first, each with when its object last saw it used. */
