@@ -101,7 +101,7 @@ describe("the verbs", () => {
   it("that are reads change no row of the account's database", async () => {
     const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(crypto.randomUUID()));
     await runInDurableObject(stub, (_instance, state) => {
-      const ctx: AccountContext = { db: drizzle(state.storage, { schema }), accountId: "a", timeZone: "UTC" };
+      const ctx: AccountContext = { db: drizzle(state.storage, { schema }), timeZone: "UTC" };
       const { task } = verbs.createTask.run(ctx, { input: { title: "Milk", listId: "Errands" } });
       const webhook = verbs.createWebhook.run(ctx, {
         input: { url: "https://example.com/hook" },
