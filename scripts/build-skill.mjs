@@ -102,7 +102,7 @@ const read = (file) => {
 if (process.argv.includes("--check")) {
   const stale = outputs.filter(([file, text]) => read(file) !== text).map(([file]) => file);
   if (stale.length) {
-    console.error(`build-skill: ${stale.join(" and ")} differ from what the sources give: run npm run skill`);
+    console.error(`build-skill: stale ${stale.join(" and ")}, not what the sources give now: run npm run skill`);
     process.exit(1);
   }
   console.log("build-skill: SKILL.md and references/REFERENCE.md are up to date");

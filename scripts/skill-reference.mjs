@@ -10,7 +10,8 @@ export const OPERATIONS_GROUP = "REST operations";
 /** What a call does to the account, from the tool's hints or the operation's method. */
 export const kindOfTool = ({ readOnlyHint, destructiveHint }) =>
   readOnlyHint ? "read-only" : destructiveHint ? "deletes" : "writes";
-export const kindOfOperation = ({ method }) => (method === "GET" ? "read-only" : method === "DELETE" ? "deletes" : "writes");
+export const kindOfOperation = ({ method }) =>
+  method === "GET" ? "read-only" : method === "DELETE" ? "deletes" : "writes";
 
 const KIND_TEXT = {
   "read-only": "Read-only.",
@@ -19,10 +20,12 @@ const KIND_TEXT = {
 };
 
 const bearer = (operation) => (operation.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
-const needsMax = (operation) => Object.values(operation.responses ?? {}).some((r) => codesOf(r).includes("max_required"));
+const needsMax = (operation) =>
+  Object.values(operation.responses ?? {}).some((r) => codesOf(r).includes("max_required"));
 
 /** "API key, Max" / "API key" / "none", as SKILL.md's table says it. */
-export const credentialsOf = (operation) => (bearer(operation) ? (needsMax(operation) ? "API key, Max" : "API key") : "none");
+export const credentialsOf = (operation) =>
+  bearer(operation) ? (needsMax(operation) ? "API key, Max" : "API key") : "none";
 
 const CREDENTIALS_TEXT = {
   "API key, Max": "Send `Authorization: Bearer <API_KEY>`; the account needs an active Max membership.",
@@ -40,7 +43,9 @@ function toolSection(tool, notes) {
   const resolve = resolverOf(tool.output.$defs, `${tool.name}'s output $defs`);
   const hints = [KIND_TEXT[kindOfTool(tool.annotations)]];
   if (!tool.annotations.readOnlyHint)
-    hints.push(tool.annotations.idempotentHint ? "The same call again changes nothing more." : "Calling it twice acts twice.");
+    hints.push(
+      tool.annotations.idempotentHint ? "The same call again changes nothing more." : "Calling it twice acts twice.",
+    );
   return [
     `### \`${tool.name}\``,
     "",
@@ -185,7 +190,13 @@ export function renderReference({ document, operations, tools, examples, origin,
     "",
     examples.leads.get(TOOLS_GROUP),
     "",
-    ...toolOrder.flatMap((name) => [...toolSection(tools.find((t) => t.name === name), examples.entries.get(name)), ""]),
+    ...toolOrder.flatMap((name) => [
+      ...toolSection(
+        tools.find((t) => t.name === name),
+        examples.entries.get(name),
+      ),
+      "",
+    ]),
     `## ${OPERATIONS_GROUP}`,
     "",
     examples.leads.get(OPERATIONS_GROUP),
@@ -198,5 +209,8 @@ export function renderReference({ document, operations, tools, examples, origin,
     "",
     ...eventTable(document),
   ];
-  return `${lines.join("\n").replace(/\n{3,}/g, "\n\n").trim()}\n`;
+  return `${lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim()}\n`;
 }

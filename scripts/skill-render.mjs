@@ -1,14 +1,7 @@
 // SKILL.md and references/REFERENCE.md from their sources: docs/skill/template.md (hand-written, with three
 // markers for the generated tables), docs/skill/examples.md (hand-written notes and examples), the OpenAPI
 // document, the MCP tool descriptors and the problem types. Pure: build-skill.mjs hands it the data.
-import {
-  credentialsOf,
-  kindOfOperation,
-  kindOfTool,
-  OPERATIONS_GROUP,
-  renderReference,
-  TOOLS_GROUP,
-} from "./skill-reference.mjs";
+import { credentialsOf, kindOfTool, OPERATIONS_GROUP, renderReference, TOOLS_GROUP } from "./skill-reference.mjs";
 import { cell } from "./skill-schema-text.mjs";
 import { documentedCodes, operationsOf, parseExamples, sourceProblems } from "./skill-sources.mjs";
 
@@ -48,14 +41,9 @@ function toolsTable(tools, order) {
 function operationsTable(operations, order) {
   const rows = order
     .map((id) => operations.get(id))
-    .map((op) => [
-      `\`${op.id}\``,
-      `\`${op.method} ${op.path}\``,
-      cell(op.summary),
-      credentialsOf(op),
-      kindOfOperation(op),
-    ]);
-  return table(["Operation", "Request", "What it does", "Credentials", "Kind"], rows);
+    .map((op) => [`\`${op.id}\``, `\`${op.method} ${op.path}\``, cell(op.summary), credentialsOf(op)]);
+  // No "Kind" column, unlike the tools: the method says whether an operation writes.
+  return table(["Operation", "Request", "What it does", "Credentials"], rows);
 }
 
 function errorsTable(codes, problems) {

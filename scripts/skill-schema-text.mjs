@@ -92,7 +92,8 @@ export function fieldsOf(schema, resolve, prefix = "") {
  * What a reader must know of a field's presence: an input marks what it must send ("required"), an output
  * what may be absent ("optional").
  */
-const presence = (field, io) => (io === "input" ? (field.required ? ", required" : "") : field.required ? "" : ", optional");
+const presence = (field, io) =>
+  io === "input" ? (field.required ? ", required" : "") : field.required ? "" : ", optional";
 
 /** `- \`name\` (type, required): description` lines. */
 export const fieldList = (fields, io) =>

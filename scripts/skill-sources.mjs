@@ -57,7 +57,7 @@ export function sourceProblems({ entries, leads, problems }, tools, operations, 
   for (const tool of tools) {
     const body = entries.get(tool.name);
     if (body === undefined) found.push(`no section for the MCP tool ${tool.name}`);
-    else if (!new RegExp(`\`\`\`json\\n[^]*"name": "${tool.name}"`).test(body))
+    else if (!new RegExp(`\`\`\`json\\n[\\s\\S]*"name": "${tool.name}"`).test(body))
       found.push(`the section of ${tool.name} has no \`\`\`json example calling it`);
   }
   for (const id of operations.keys()) {
