@@ -39,6 +39,10 @@ const resolverOf = (definitions, prefix) => (ref) => {
   return schema;
 };
 
+// Every function below returns Markdown blocks (a paragraph, a list, a table); the file joins them with one
+// blank line, so no part has to manage the blank lines around it.
+const list = (lines) => lines.join("\n");
+
 function toolSection(tool, notes) {
   const resolve = resolverOf(tool.output.$defs, `${tool.name}'s output $defs`);
   const hints = [KIND_TEXT[kindOfTool(tool.annotations)]];
@@ -48,19 +52,12 @@ function toolSection(tool, notes) {
     );
   return [
     `### \`${tool.name}\``,
-    "",
     `**${tool.title}.** ${hints.join(" ")}`,
-    "",
     oneLine(tool.description),
-    "",
     "Arguments:",
-    "",
-    ...fieldList(fieldsOf(tool.input, resolve), "input"),
-    "",
+    list(fieldList(fieldsOf(tool.input, resolve), "input")),
     "Result:",
-    "",
-    ...fieldList(fieldsOf(tool.output, resolve), "output"),
-    "",
+    list(fieldList(fieldsOf(tool.output, resolve), "output")),
     notes,
   ];
 }
@@ -71,33 +68,30 @@ const PARAMETER_GROUPS = [
   ["header", "Headers:"],
 ];
 
-function parameterLines(operation) {
-  const lines = [];
-  for (const [where, label] of PARAMETER_GROUPS) {
+function parameterBlocks(operation) {
+  return PARAMETER_GROUPS.flatMap(([where, label]) => {
     const parameters = (operation.parameters ?? []).filter((p) => p.in === where);
-    if (!parameters.length) continue;
     const fields = parameters.map((p) => ({
       name: p.name,
       type: typeText(p.schema),
       required: Boolean(p.required),
       description: oneLine(p.description ?? p.schema?.description),
     }));
-    lines.push(label, "", ...fieldList(fields, "input"), "");
-  }
-  return lines;
+    return fields.length ? [label, list(fieldList(fields, "input"))] : [];
+  });
 }
 
-function bodyLines(operation, resolve) {
+function bodyBlocks(operation, resolve) {
   const schema = operation.requestBody?.content?.["application/json"]?.schema;
   if (!schema) return [];
   const fields = fieldsOf(schema, resolve);
-  if (!fields.length) return ["Body: `{}`.", ""];
+  if (!fields.length) return ["Body: `{}`."];
   const object = schema.$ref ? resolve(schema.$ref) : schema;
   const name = schema.$ref ? ` \`${refName(schema.$ref)}\`` : "";
-  return [`Body (JSON${name}): ${oneLine(object.description)}`.trimEnd(), "", ...fieldList(fields, "input"), ""];
+  return [`Body (JSON${name}): ${oneLine(object.description)}`.trimEnd(), list(fieldList(fields, "input"))];
 }
 
-function answerLines(operation) {
+function answerBlocks(operation) {
   const answers = [];
   const errors = [];
   for (const [status, response] of Object.entries(operation.responses ?? {})) {
@@ -113,21 +107,18 @@ function answerLines(operation) {
       `- \`${status}\`: ${oneLine(response.description)} ${body}${headers.length ? ` Headers: ${headers.join(", ")}.` : ""}`,
     );
   }
-  return ["Answers:", "", ...answers, "", `Errors: ${errors.join(", ")}.`, ""];
+  return ["Answers:", list(answers), `Errors: ${errors.join(", ")}.`];
 }
 
 function operationSection(operation, notes, resolve) {
   const kind = KIND_TEXT[kindOfOperation(operation)];
   return [
     `### \`${operation.id}\`: \`${operation.method} ${operation.path}\``,
-    "",
     `**${operation.summary}.** ${CREDENTIALS_TEXT[credentialsOf(operation)]} ${kind}`,
-    "",
     operation.description.trim(),
-    "",
-    ...parameterLines(operation),
-    ...bodyLines(operation, resolve),
-    ...answerLines(operation),
+    ...parameterBlocks(operation),
+    ...bodyBlocks(operation, resolve),
+    ...answerBlocks(operation),
     notes,
   ];
 }
@@ -147,12 +138,8 @@ function answeredObjects(document, operations) {
   return Object.keys(document.components.schemas).filter((name) => named.has(name));
 }
 
-function objectSections(document, names, resolve) {
-  return names.flatMap((name) => {
-    const schema = document.components.schemas[name];
-    const intro = schema.description ? [oneLine(schema.description), ""] : [];
-    return [`### ${name}`, "", ...intro, ...fieldTable(fieldsOf(schema, resolve)), ""];
-  });
+function objectSection(schema, name, resolve) {
+  return [`### ${name}`, oneLine(schema.description), list(fieldTable(fieldsOf(schema, resolve)))];
 }
 
 function eventTable(document) {
@@ -160,57 +147,46 @@ function eventTable(document) {
     const data = item.post.requestBody?.content?.["application/json"]?.schema?.properties?.data;
     return `| \`${event}\` | ${cell(item.post.summary)} | ${cell(data ? typeText(data) : "")} |`;
   });
-  return ["| Event | When | `data` |", "|---|---|---|", ...rows];
+  return list(["| Event | When | `data` |", "|---|---|---|", ...rows]);
 }
 
-/** The whole file. `order`: the tools' and operations' names in examples.md's order. */
+/** The whole file: tools and operations in examples.md's order, objects and events in the document's. */
 export function renderReference({ document, operations, tools, examples, origin, generatedNote }) {
   const resolve = resolverOf(document.components.schemas, "components.schemas");
   const inOrder = (names) => [...examples.entries.keys()].filter((name) => names.has(name));
   const toolOrder = inOrder(new Set(tools.map((t) => t.name)));
   const operationOrder = inOrder(new Set(operations.keys()));
   const objects = answeredObjects(document, operations);
-  const list = (names) => names.map((n) => `\`${n}\``).join(", ");
-  const lines = [
+  const names = (items) => items.map((n) => `\`${n}\``).join(", ");
+  const blocks = [
     generatedNote,
-    "",
     `# ${document.info.title}: reference`,
-    "",
-    `The details of every call, for [SKILL.md](../SKILL.md), which has the rules, sign-in, formats and error codes.`,
-    `\`${origin}\` stands for the origin that served this file.`,
-    "",
+    list([
+      "The details of every call, for [SKILL.md](../SKILL.md), which has the rules, sign-in, formats and error codes.",
+      `\`${origin}\` stands for the origin that served this file.`,
+    ]),
     "## Contents",
-    "",
-    `- ${TOOLS_GROUP}: ${list(toolOrder)}`,
-    `- ${OPERATIONS_GROUP}: ${list(operationOrder)}`,
-    `- Objects: ${list(objects)}`,
-    "- Webhook events",
-    "",
+    list([
+      `- ${TOOLS_GROUP}: ${names(toolOrder)}`,
+      `- ${OPERATIONS_GROUP}: ${names(operationOrder)}`,
+      `- Objects: ${names(objects)}`,
+      "- Webhook events",
+    ]),
     `## ${TOOLS_GROUP}`,
-    "",
     examples.leads.get(TOOLS_GROUP),
-    "",
-    ...toolOrder.flatMap((name) => [
-      ...toolSection(
+    ...toolOrder.flatMap((name) =>
+      toolSection(
         tools.find((t) => t.name === name),
         examples.entries.get(name),
       ),
-      "",
-    ]),
+    ),
     `## ${OPERATIONS_GROUP}`,
-    "",
     examples.leads.get(OPERATIONS_GROUP),
-    "",
-    ...operationOrder.flatMap((id) => [...operationSection(operations.get(id), examples.entries.get(id), resolve), ""]),
+    ...operationOrder.flatMap((id) => operationSection(operations.get(id), examples.entries.get(id), resolve)),
     "## Objects",
-    "",
-    ...objectSections(document, objects, resolve),
+    ...objects.flatMap((name) => objectSection(document.components.schemas[name], name, resolve)),
     "## Webhook events",
-    "",
-    ...eventTable(document),
+    eventTable(document),
   ];
-  return `${lines
-    .join("\n")
-    .replace(/\n{3,}/g, "\n\n")
-    .trim()}\n`;
+  return `${blocks.filter(Boolean).join("\n\n")}\n`;
 }
