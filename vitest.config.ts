@@ -29,7 +29,12 @@ export default defineConfig(async () => {
           },
           // Tests in workerd cannot read the repository: Miniflare reads these files' bytes from disk,
           // so test/entry-points can check that the Worker serves them byte-identical.
-          dataBlobBindings: { SKILL_MD_BYTES: "SKILL.md", LLMS_TXT_BYTES: "llms.txt", README_MD_BYTES: "README.md" },
+          dataBlobBindings: {
+            SKILL_MD_BYTES: "SKILL.md",
+            REFERENCE_MD_BYTES: "references/REFERENCE.md",
+            LLMS_TXT_BYTES: "llms.txt",
+            README_MD_BYTES: "README.md",
+          },
         },
       }),
     ],

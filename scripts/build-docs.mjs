@@ -12,9 +12,14 @@ mkdirSync(dirname(outFile), { recursive: true });
 copyFileSync(join(root, "vendor", "scalar", "standalone.js"), outFile);
 console.log("build-docs: vendor/scalar/standalone.js -> static/vendor/scalar/standalone.js");
 
-// The agent entry points, served by the Worker at /SKILL.md and /llms.txt (src/http/entry-points.ts) from these
-// static copies rather than bundled as text modules: 9 KiB gzip less in the Worker bundle.
+// The agent entry points, served by the Worker at /SKILL.md, /references/REFERENCE.md and /llms.txt
+// (src/http/entry-points.ts) from these static copies rather than bundled as text modules: 9 KiB gzip less in the
+// Worker bundle. SKILL.md and its reference are generated and committed (`npm run skill`, scripts/build-skill.mjs);
+// this copies them as they are, so the service serves what the repository shows.
 const entryPoints = join(root, "static", "vendor", "entry-points");
-mkdirSync(entryPoints, { recursive: true });
-for (const name of ["SKILL.md", "llms.txt"]) copyFileSync(join(root, name), join(entryPoints, name));
-console.log("build-docs: SKILL.md, llms.txt -> static/vendor/entry-points/");
+const names = ["SKILL.md", "references/REFERENCE.md", "llms.txt"];
+for (const name of names) {
+  mkdirSync(dirname(join(entryPoints, name)), { recursive: true });
+  copyFileSync(join(root, name), join(entryPoints, name));
+}
+console.log(`build-docs: ${names.join(", ")} -> static/vendor/entry-points/`);

@@ -1,12 +1,14 @@
 import { PUBLIC, routesFor } from "./access";
 
 /**
- * The machine-readable entry points at the site root: /SKILL.md and /llms.txt. `npm run assets` copies
+ * The machine-readable entry points at the site root: /SKILL.md, the reference it links and /llms.txt. `npm run assets` copies
  * the repository's files into the static assets (scripts/build-docs.mjs), and the Worker sends their
  * bytes unchanged with its own headers: byte-identical to the repository, and not in the Worker bundle.
  */
 const files = [
   { path: "/SKILL.md", type: "text/markdown; charset=utf-8" },
+  // SKILL.md links it relatively (`references/REFERENCE.md`), so the link works here and on the forge.
+  { path: "/references/REFERENCE.md", type: "text/markdown; charset=utf-8" },
   { path: "/llms.txt", type: "text/plain; charset=utf-8" },
 ] as const;
 

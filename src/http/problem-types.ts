@@ -25,7 +25,8 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
   },
   max_required: {
     meaning: "The key is valid, but its account has no active Max membership, which tasks and lists need.",
-    action: "The account needs Max; the operator grants it. Retrying does not help until then.",
+    action:
+      "The account needs an active Max membership: `upgradeUrl` (the account page's billing section) says where to get it, and calendars work without it. Retrying does not help until then.",
   },
   insufficient_scope: {
     meaning:

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { BASE, call, maxUser } from "../helpers";
+import { servedSkill } from "./served-skill";
 
 /**
- * Every curl example in SKILL.md, run as written, in the order the file gives them, against a new
- * Max account (issue 26: `/lists/groceries` was a 404 for a list created without that id). Each is
- * parsed from the file the Worker serves, sent to the Worker, and must succeed. The only substitutions
+ * Every curl example of the skill (SKILL.md, then the reference it links, where docs/skill/examples.md puts
+ * them), run as written, in the order the files give them, against a new Max account (issue 26:
+ * `/lists/groceries` was a 404 for a list created without that id). Each is parsed from the file the Worker
+ * serves, sent to the Worker, and must succeed. The only substitutions
  * are the ones a reader makes: the origin, and the shell variables SKILL.md says to set, each from the
  * answer it names. A literal id in a URL is sent as it is.
  */
@@ -68,7 +70,7 @@ function parseCurl(words: string[]): CurlRequest {
   return request;
 }
 
-describe("SKILL.md's curl examples", () => {
+describe("the skill's curl examples", () => {
   it("parses the shell as a reader's shell would", () => {
     expect(shellWords(`curl -H "A: $X" -d '{"a": "$X"}' https://h/$X`, { X: "1" })).toEqual([
       "curl",
@@ -84,8 +86,8 @@ describe("SKILL.md's curl examples", () => {
 
   it("all run in order against a new account and succeed", async () => {
     const user = await maxUser("skill-examples");
-    const skill = await (await call("/SKILL.md")).text();
-    const commands = curlCommands(skill);
+    const { skill, reference } = await servedSkill();
+    const commands = [...curlCommands(skill), ...curlCommands(reference)];
     expect(commands.length).toBeGreaterThanOrEqual(16);
     // The feed's token comes from the account page, as the key does: the reader copies both from there.
     const feed = await (await call("/account/feed", { token: user.session, body: {} })).json<{ url: string }>();
@@ -120,6 +122,6 @@ describe("SKILL.md's curl examples", () => {
       "TODO_FEED_TOKEN",
       "WEBHOOK_ID",
     ]);
-    console.log(`SKILL.md: ${ran.length} curl examples\n${ran.join("\n")}`);
+    console.log(`SKILL.md and its reference: ${ran.length} curl examples\n${ran.join("\n")}`);
   });
 });

@@ -162,6 +162,7 @@ describe("route guards", () => {
       "GET /llms.txt",
       "GET /oauth/authorize",
       "GET /problems/:code",
+      "GET /references/REFERENCE.md",
       "POST /_bench/d1",
       "POST /auth/login",
       "POST /auth/signup",
