@@ -97,12 +97,8 @@ export const account = sqliteTable("account", {
     .default("free"),
   /** null: the plan has no end. */
   planExpiresAt: text("plan_expires_at"),
-  /** When the account's rows were copied from D1 into this object (src/account/upgrade.ts): its first request. */
-  upgradedAt: text("upgraded_at").notNull().default(nowSql),
   /** Set by erasure: the account's rows are gone, and nothing may bring them back from D1. */
   erasedAt: text("erased_at"),
-  /** Its task, list and idempotency rows are still in D1, to delete (the alarm retries until done). */
-  legacyRowsPending: integer("legacy_rows_pending", { mode: "boolean" }).notNull().default(false),
 });
 
 /**
@@ -184,10 +180,4 @@ export const reminders = sqliteTable(
 export const feed = sqliteTable("feed", {
   tokenHash: text("token_hash").primaryKey(),
   createdAt: text("created_at").notNull().default(nowSql),
-});
-
-/** When each job of the object's one alarm is next due (the alarm is set to the earliest, scheduler.ts). */
-export const jobs = sqliteTable("jobs", {
-  name: text("name").primaryKey(),
-  dueAt: integer("due_at").notNull(),
 });
