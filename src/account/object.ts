@@ -56,8 +56,6 @@ export interface NewAccount {
  */
 export class AccountObject extends DurableObject<Env> {
   private readonly db: AccountDb;
-  /** The alarm as this object last set or read it (null: none); undefined until read (`schedule`). */
-  private alarmAt: number | null | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -243,7 +241,6 @@ export class AccountObject extends DurableObject<Env> {
   async erase(accountId: string): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    this.alarmAt = null;
     migrateInOrder(this.ctx.storage, migrations);
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
   }
@@ -254,8 +251,6 @@ export class AccountObject extends DurableObject<Env> {
    * next due time, or not at all when nothing is left to do.
    */
   override async alarm(): Promise<void> {
-    // The alarm that woke the object is spent: set again below only if there is work.
-    this.alarmAt = null;
     const row = accountRow(this.db);
     if (!row || row.erasedAt) return;
     const now = Date.now();
@@ -267,25 +262,22 @@ export class AccountObject extends DurableObject<Env> {
       if (row.maxActive) enqueue(this.db, fired, now);
     });
     await deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now);
-    await this.schedule();
+    // The alarm that woke the object is spent (the runtime clears it after this handler): set again only
+    // if work is left, even at the very time it had (a batch of reminders due together).
+    const next = nextAlarmAt(this.db);
+    if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
   /**
-   * Sets the alarm to the earliest due job (scheduler.ts), or deletes it when there is no work. The
-   * alarm last set is remembered, so a call that moved no due time makes no storage call for it.
+   * Sets the alarm to the earliest due job (scheduler.ts), or deletes it when there is no work; a call
+   * that moved no due time writes nothing (getAlarm reads the runtime's copy in memory, no I/O).
    */
   private async schedule(): Promise<void> {
-    if (this.alarmAt === undefined) this.alarmAt = await this.ctx.storage.getAlarm();
     const at = nextAlarmAt(this.db);
-    if (at === this.alarmAt) return;
-    this.alarmAt = at;
-    try {
-      if (at === null) await this.ctx.storage.deleteAlarm();
-      else await this.ctx.storage.setAlarm(at);
-    } catch (e) {
-      this.alarmAt = undefined;
-      throw e;
-    }
+    const set = await this.ctx.storage.getAlarm();
+    if (at === set) return;
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
   }
 
   /** Whether the object has no account row yet: never set up by sign-up, nor moved from D1. */
