@@ -1,4 +1,5 @@
-import type { AccountChange, NewAccount } from "./object";
+import type { AccountChange } from "./changes";
+import type { NewAccount } from "./object";
 import type { Credential } from "./credentials";
 import { moveFromD1 } from "./move-from-d1";
 import { type Result, unwrap } from "./result";

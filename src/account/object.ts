@@ -1,5 +1,4 @@
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { nowSql } from "../db/clock";
 import type { AccountDb } from "../domain/context";
@@ -9,6 +8,7 @@ import { fireReminders, scheduleAllReminders, scheduleReminders } from "../domai
 import { allowsLoopback } from "../domain/webhooks/address";
 import { enqueue } from "../domain/webhooks/outbox";
 import { AppError } from "../domain/errors";
+import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type Credential } from "./credentials";
 import { deliverDue } from "./delivery";
 import { runRaising } from "./events";
@@ -29,16 +29,6 @@ export interface VerbRequest<V extends VerbName = VerbName> {
   verb: V;
   args: VerbArgs<V>;
 }
-
-/** A change the control plane (D1) makes to what task requests judge; applied on the next request. */
-export type AccountChange =
-  | { kind: "membership"; plan: "free" | "max"; expiresAt: string | null }
-  | { kind: "timeZone"; timeZone: string }
-  | { kind: "keyCreated"; id: string; keyHash: string; expiresAt: string | null }
-  | { kind: "keyRevoked"; id: string }
-  | { kind: "connectionCreated"; id: string; replaces: string[] }
-  | { kind: "connectionsRevoked"; ids: string[] }
-  | { kind: "connectionGeneration"; id: string; generation: number };
 
 /** What sign-up knows of a new account: its object's account row (`init`). */
 export interface NewAccount {
@@ -108,7 +98,7 @@ export class AccountObject extends DurableObject<Env> {
   /**
    * The calendar feed (http/feeds.ts): the open tasks with a `due`, for the feed's current token.
    * 404 for any other token (rotated, disabled, never made), 403 without Max. A feed's account is
-   * always open already (the page made its token), so an unknown account is not looked for in D1.
+   * always in its object already (the page made its token there), so none is moved from D1 here.
    */
   async feed(tokenHash: string): Promise<Result<{ tasks: ReturnType<typeof feedTasks>; timeZone: string }>> {
     try {
@@ -130,57 +120,11 @@ export class AccountObject extends DurableObject<Env> {
   async change(change: AccountChange): Promise<Result<null>> {
     try {
       if (this.accountMissing()) return ACCOUNT_MISSING;
-      this.ctx.storage.transactionSync(() => this.apply(change));
+      this.ctx.storage.transactionSync(() => applyChange(this.db, change));
       return { ok: true, value: null };
     } catch (e) {
       return failure(e);
     }
-  }
-
-  private apply(change: AccountChange): void {
-    const { db } = this;
-    switch (change.kind) {
-      case "membership":
-        db.update(account).set({ plan: change.plan, planExpiresAt: change.expiresAt }).run();
-        return;
-      case "timeZone":
-        db.update(account).set({ timeZone: change.timeZone }).run();
-        return;
-      case "keyCreated":
-        db.insert(apiKeys)
-          .values({ id: change.id, keyHash: change.keyHash, expiresAt: change.expiresAt })
-          .onConflictDoNothing()
-          .run();
-        return;
-      case "keyRevoked":
-        db.update(apiKeys)
-          .set({ revokedAt: nowSql })
-          .where(and(eq(apiKeys.id, change.id), isNull(apiKeys.revokedAt)))
-          .run();
-        return;
-      case "connectionCreated":
-        db.insert(connections).values({ id: change.id }).onConflictDoNothing().run();
-        this.revokeConnections(change.replaces);
-        return;
-      case "connectionsRevoked":
-        this.revokeConnections(change.ids);
-        return;
-      case "connectionGeneration":
-        db.update(connections)
-          .set({ liveGeneration: sql`max(${connections.liveGeneration}, ${change.generation})` })
-          .where(eq(connections.id, change.id))
-          .run();
-        return;
-    }
-  }
-
-  private revokeConnections(ids: string[]) {
-    if (ids.length === 0) return;
-    this.db
-      .update(connections)
-      .set({ revokedAt: nowSql })
-      .where(and(inArray(connections.id, ids), isNull(connections.revokedAt)))
-      .run();
   }
 
   /** The bench's object floor (GET /_bench/object, src/http/bench.ts): a call that does nothing, the hop alone. */
@@ -270,7 +214,7 @@ export class AccountObject extends DurableObject<Env> {
 
   /**
    * Sets the alarm to the earliest due job (scheduler.ts), or deletes it when there is no work; a call
-   * that moved no due time writes nothing (getAlarm reads the runtime's copy in memory, no I/O).
+   * that moved no due time writes nothing. Storage calls only: no network I/O.
    */
   private async schedule(): Promise<void> {
     const at = nextAlarmAt(this.db);

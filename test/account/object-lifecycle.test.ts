@@ -79,3 +79,25 @@ describe("an object without its account", () => {
     expect(await accountSql(user.accountId, "SELECT id FROM account")).toEqual([]);
   });
 });
+
+describe("D1 migration 0013", () => {
+  it("marks every account that exists when it runs as waiting for the move from D1", async () => {
+    await signUp("before-0013");
+    const migrations = (env as unknown as { TEST_MIGRATIONS: { name: string; queries: string[] }[] }).TEST_MIGRATIONS;
+    const marking = migrations
+      .find((migration) => migration.name.startsWith("0013_"))!
+      .queries.filter((query) => query.includes("INSERT INTO"));
+    expect(marking).toHaveLength(1);
+    // As on a database where no account was marked yet: then the migration's own statement.
+    await env.DB.prepare("DELETE FROM waiting_moves").run();
+    await env.DB.prepare(marking[0]!).run();
+    const unmarked = await env.DB.prepare(
+      "SELECT count(*) AS n FROM accounts WHERE id NOT IN (SELECT account_id FROM waiting_moves)",
+    ).first<{ n: number }>();
+    const marked = await env.DB.prepare("SELECT count(*) AS n FROM waiting_moves").first<{ n: number }>();
+    const accounts = await env.DB.prepare("SELECT count(*) AS n FROM accounts").first<{ n: number }>();
+    expect([unmarked!.n, marked!.n]).toEqual([0, accounts!.n]);
+    expect(accounts!.n).toBeGreaterThan(0);
+    await env.DB.prepare("DELETE FROM waiting_moves").run();
+  });
+});
