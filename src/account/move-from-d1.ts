@@ -17,7 +17,8 @@ import { account, apiKeys, connections, idempotencyKeys, lists, type TaskRow, ta
  * how many still wait.
  *
  * Delete this module, `moveIn` in object.ts, the `waiting_moves` table and D1's tasks, lists and
- * idempotency_keys tables once the daily job logs `waiting: 0`.
+ * idempotency_keys tables once the daily job logs `waiting: 0` (and the objects' unused `jobs`,
+ * `upgraded_at` and `legacy_rows_pending`, kept for a rollback: schema.ts).
  */
 
 export interface MovedAccount {

@@ -97,8 +97,15 @@ export const account = sqliteTable("account", {
     .default("free"),
   /** null: the plan has no end. */
   planExpiresAt: text("plan_expires_at"),
+  /** Unused since sign-up sets objects up (`init`); kept so the previous release still runs here if rolled back. */
+  upgradedAt: text("upgraded_at").notNull().default(nowSql),
   /** Set by erasure: the account's rows are gone, and nothing may bring them back from D1. */
   erasedAt: text("erased_at"),
+  /**
+   * Unused since the Worker deletes D1's rows after the move from D1 (move-from-d1.ts); kept, as
+   * `upgradedAt`, for a rollback. Drop both with the move's code.
+   */
+  legacyRowsPending: integer("legacy_rows_pending", { mode: "boolean" }).notNull().default(false),
 });
 
 /**
@@ -180,4 +187,13 @@ export const reminders = sqliteTable(
 export const feed = sqliteTable("feed", {
   tokenHash: text("token_hash").primaryKey(),
   createdAt: text("created_at").notNull().default(nowSql),
+});
+
+/**
+ * Unused since the alarm is set only when there is work (scheduler.ts): the previous release kept its daily
+ * retention's due time here. Kept so that release still runs on this schema if rolled back; drop it later.
+ */
+export const jobs = sqliteTable("jobs", {
+  name: text("name").primaryKey(),
+  dueAt: integer("due_at").notNull(),
 });
