@@ -1,7 +1,7 @@
 // First: @hono/zod-openapi (through the app) adds `.openapi()` to zod's schemas before any is built.
 import { createApp } from "./app";
-import { changeAccount } from "./account/client";
-import { upgradeWaitingAccounts } from "./account/upgrade";
+import { accountObject } from "./account/client";
+import { moveWaitingAccounts } from "./account/move-from-d1";
 import { createDb } from "./db/client";
 import { purgeControlPlane } from "./domain/retention";
 import { MCP_PATH } from "./mcp/path";
@@ -24,13 +24,14 @@ const mcpHandler = () => import("./mcp/handler");
 const oauth = () => import("./oauth/provider");
 
 /**
- * The daily job (Cron Trigger): expired and revoked sessions and old Stripe event ids in D1, and accounts whose rows still wait
- * in D1 moved into their objects. Each account's own retention runs in its object's alarm.
+ * The daily job (Cron Trigger): expired and revoked sessions and old Stripe event ids in D1, and accounts
+ * that wait for the move from D1 moved into their objects. It logs how many still wait: at `waiting: 0`,
+ * src/account/move-from-d1.ts can be deleted. Each account's own retention runs in its object's alarm.
  */
 async function daily(env: Env) {
   const purged = await purgeControlPlane(createDb(env.DB));
-  const upgraded = await upgradeWaitingAccounts(env, (id) => changeAccount(env, id, { kind: "open" }));
-  console.log("daily job", { ...purged, upgraded });
+  const { moved, waiting } = await moveWaitingAccounts(env, (id) => accountObject(env, id));
+  console.log("daily job", { ...purged, moved, waiting });
 }
 
 export default {

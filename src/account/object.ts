@@ -1,7 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
-import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { nowSql } from "../db/clock";
 import type { AccountDb } from "../domain/context";
 import { purgeAccount } from "../domain/retention";
@@ -10,14 +8,16 @@ import { fireReminders, scheduleAllReminders, scheduleReminders } from "../domai
 import { allowsLoopback } from "../domain/webhooks/address";
 import { enqueue } from "../domain/webhooks/outbox";
 import { AppError } from "../domain/errors";
+import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
 import { exportLists, exportTaskPage } from "./export";
+import { migrateInOrder } from "./migrate";
 import migrations from "./migrations/migrations";
-import { failure, type Result } from "./result";
+import { type MovedAccount, writeMovedAccount } from "./move-from-d1";
+import { ACCOUNT_MISSING, failure, type Result } from "./result";
 import * as schema from "./schema";
-import { nextAlarmAt, postponeRetention } from "./scheduler";
-import { dropLegacyRows, readLegacyAccount, writeLegacyAccount } from "./upgrade";
+import { nextAlarmAt } from "./scheduler";
 import { type VerbArgs, type VerbName, type VerbValue, verbOf } from "./verbs";
 import { runRaising } from "./verbs/events";
 
@@ -25,22 +25,17 @@ const { account, apiKeys, connections } = schema;
 
 /** One task request: who it is for, what it shows, and the verb it runs (verbs/). */
 export interface VerbRequest<V extends VerbName = VerbName> {
-  accountId: string;
   credential: TaskCredential;
   verb: V;
   args: VerbArgs<V>;
 }
 
-/** A change the control plane (D1) makes to what task requests judge; applied on the next request. */
-export type AccountChange =
-  | { kind: "open" }
-  | { kind: "membership"; plan: "free" | "max"; expiresAt: string | null }
-  | { kind: "timeZone"; timeZone: string }
-  | { kind: "keyCreated"; id: string; keyHash: string; expiresAt: string | null }
-  | { kind: "keyRevoked"; id: string }
-  | { kind: "connectionCreated"; id: string; replaces: string[] }
-  | { kind: "connectionsRevoked"; ids: string[] }
-  | { kind: "connectionGeneration"; id: string; generation: number };
+/** What sign-up knows of a new account: its object's account row (`init`). */
+export interface NewAccount {
+  id: string;
+  plan: "free" | "max";
+  timeZone: string;
+}
 
 /**
  * One account's data and the authority over its task requests: a SQLite-backed Durable Object, one per
@@ -55,29 +50,46 @@ export class AccountObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema });
-    void ctx.blockConcurrencyWhile(() => migrate(this.db, migrations));
+    // The only wait no call may pass: the object's own SQLite, never a network call (Rules of Durable Objects).
+    void ctx.blockConcurrencyWhile(async () => migrateInOrder(ctx.storage, migrations));
+  }
+
+  /**
+   * Sign-up (domain/accounts/service.ts): the new account's row, from what the sign-up chose, before D1
+   * has the account. Nothing is read from D1, and nothing waits: a new account has no work for the alarm.
+   * A second `init` of the same account changes nothing.
+   */
+  async init(row: NewAccount): Promise<Result<null>> {
+    try {
+      this.db.insert(account).values(row).onConflictDoNothing().run();
+      return { ok: true, value: null };
+    } catch (e) {
+      return failure(e);
+    }
   }
 
   /**
    * The one call of a task request (REST, MCP or the page): the verb's declaration (verbs/<verb>.ts)
    * says what it precomputes, whether it needs Max, and what it raises. The events are queued and its
    * tasks' reminders moved in the same transaction: committed with the change, or rolled back with it.
-   * The alarm then delivers them (scheduler.ts).
+   * The alarm then delivers them (scheduler.ts). An object without its account answers ACCOUNT_MISSING
+   * (the Worker then looks whether the account waits for the move from D1).
    */
   async run<V extends VerbName>(request: VerbRequest<V>): Promise<Result<VerbValue<V>>> {
     try {
-      await this.open(request.accountId);
+      if (this.accountMissing()) return ACCOUNT_MISSING;
       const verb = verbOf(request.verb);
       const args = verb.prepare ? await verb.prepare(request.args) : request.args;
-      const { value, moved } = this.ctx.storage.transactionSync(() => {
+      const value = this.ctx.storage.transactionSync(() => {
         const actor = authorize(this.db, request.credential, verb.needsMax);
         const { value, raised } = runRaising({ db: this.db, ...actor }, verb, args);
         const now = Date.now();
-        const queued = enqueue(this.db, raised.events, now).length;
+        enqueue(this.db, raised.events, now);
         scheduleReminders(this.db, raised.tasks, now);
-        return { value, moved: queued > 0 || raised.tasks.length > 0 };
+        return value;
       });
-      if (moved) await this.schedule();
+      // Any verb may have added work at a known time: an event, a reminder, a tombstone, a replay record.
+      await this.schedule();
       return { ok: true, value };
     } catch (e) {
       return failure(e);
@@ -87,7 +99,7 @@ export class AccountObject extends DurableObject<Env> {
   /**
    * The calendar feed (http/feeds.ts): the open tasks with a `due`, for the feed's current token.
    * 404 for any other token (rotated, disabled, never made), 403 without Max. A feed's account is
-   * always open already (the page made its token), so an unknown account is not looked for in D1.
+   * always in its object already (the page made its token there), so none is moved from D1 here.
    */
   async feed(tokenHash: string): Promise<Result<{ tasks: ReturnType<typeof feedTasks>; timeZone: string }>> {
     try {
@@ -106,62 +118,14 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   /** A change from the control plane: a key, a membership, a time zone or a connection. */
-  async change(accountId: string, change: AccountChange): Promise<Result<null>> {
+  async change(change: AccountChange): Promise<Result<null>> {
     try {
-      await this.open(accountId);
-      this.ctx.storage.transactionSync(() => this.apply(change));
+      if (this.accountMissing()) return ACCOUNT_MISSING;
+      this.ctx.storage.transactionSync(() => applyChange(this.db, change));
       return { ok: true, value: null };
     } catch (e) {
       return failure(e);
     }
-  }
-
-  private apply(change: AccountChange): void {
-    const { db } = this;
-    switch (change.kind) {
-      case "open":
-        return;
-      case "membership":
-        db.update(account).set({ plan: change.plan, planExpiresAt: change.expiresAt }).run();
-        return;
-      case "timeZone":
-        db.update(account).set({ timeZone: change.timeZone }).run();
-        return;
-      case "keyCreated":
-        db.insert(apiKeys)
-          .values({ id: change.id, keyHash: change.keyHash, expiresAt: change.expiresAt })
-          .onConflictDoNothing()
-          .run();
-        return;
-      case "keyRevoked":
-        db.update(apiKeys)
-          .set({ revokedAt: nowSql })
-          .where(and(eq(apiKeys.id, change.id), isNull(apiKeys.revokedAt)))
-          .run();
-        return;
-      case "connectionCreated":
-        db.insert(connections).values({ id: change.id }).onConflictDoNothing().run();
-        this.revokeConnections(change.replaces);
-        return;
-      case "connectionsRevoked":
-        this.revokeConnections(change.ids);
-        return;
-      case "connectionGeneration":
-        db.update(connections)
-          .set({ liveGeneration: sql`max(${connections.liveGeneration}, ${change.generation})` })
-          .where(eq(connections.id, change.id))
-          .run();
-        return;
-    }
-  }
-
-  private revokeConnections(ids: string[]) {
-    if (ids.length === 0) return;
-    this.db
-      .update(connections)
-      .set({ revokedAt: nowSql })
-      .where(and(inArray(connections.id, ids), isNull(connections.revokedAt)))
-      .run();
   }
 
   /** The bench's object floor (GET /_bench/object, src/http/bench.ts): a call that does nothing, the hop alone. */
@@ -170,105 +134,99 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   /** When each key and connection was last used: the account page shows it beside D1's list. */
-  async usage(accountId: string) {
-    await this.open(accountId);
+  async usage() {
+    if (this.accountMissing()) return ACCOUNT_MISSING;
     return {
-      keys: this.db.select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).all(),
-      connections: this.db.select({ id: connections.id, lastUsedAt: connections.lastUsedAt }).from(connections).all(),
+      ok: true as const,
+      value: {
+        keys: this.db.select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).all(),
+        connections: this.db.select({ id: connections.id, lastUsedAt: connections.lastUsedAt }).from(connections).all(),
+      },
     };
   }
 
   /** One page of the account's live tasks for the export (account/export.ts), after `afterId`. */
-  async exportTasks(accountId: string, afterId: string) {
-    await this.open(accountId);
-    return exportTaskPage(this.db, afterId);
+  async exportTasks(afterId: string) {
+    if (this.accountMissing()) return ACCOUNT_MISSING;
+    return { ok: true as const, value: exportTaskPage(this.db, afterId) };
   }
 
   /** The account's live lists, for the export. */
-  async exportLists(accountId: string) {
-    await this.open(accountId);
-    return exportLists(this.db);
+  async exportLists() {
+    if (this.accountMissing()) return ACCOUNT_MISSING;
+    return { ok: true as const, value: exportLists(this.db) };
+  }
+
+  /**
+   * The move from D1 (move-from-d1.ts): the rows D1 held for this account, handed over by the Worker and
+   * written in one transaction if the object has no account yet. True if written; false if the account
+   * was here already (moved a moment before, or made by sign-up), which keeps its rows.
+   */
+  async moveIn(moved: MovedAccount): Promise<Result<boolean>> {
+    try {
+      const written = this.ctx.storage.transactionSync(() => {
+        if (!this.accountMissing()) return false;
+        writeMovedAccount(this.db, moved);
+        scheduleAllReminders(this.db, Date.now());
+        return true;
+      });
+      if (written) await this.schedule();
+      return { ok: true, value: written };
+    } catch (e) {
+      return failure(e);
+    }
   }
 
   /**
    * Erasure: every row of the account's object and its alarm, before D1's rows go (account-data.ts).
-   * What stays is a marker with the account's id alone, so that no request, in the moment before D1's
-   * rows are gone, copies the account back from D1 (upgrade.ts); its credentials are refused (401).
+   * What stays is a marker with the account's id alone, so that the object never looks empty again and
+   * no request, in the moment before D1's rows are gone, moves the account back from D1
+   * (move-from-d1.ts); its credentials are refused (401).
    */
   async erase(accountId: string): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
-    await migrate(this.db, migrations);
+    migrateInOrder(this.ctx.storage, migrations);
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
   }
 
   /**
-   * The object's one alarm runs its jobs (scheduler.ts): the retention (tombstones, idempotency records,
-   * a pending D1 clean-up), reminders that are due, and webhook deliveries that are due. Then it is set
-   * again to the earliest next due time (at the latest, a day from now).
+   * The object's one alarm runs its jobs (scheduler.ts): the retention (tombstones, idempotency records),
+   * reminders that are due, and webhook deliveries that are due. Then it is set again to the earliest
+   * next due time, or not at all when nothing is left to do.
    */
   override async alarm(): Promise<void> {
     const row = accountRow(this.db);
     if (!row || row.erasedAt) return;
     const now = Date.now();
-    // Retention runs on every alarm (three indexed deletes: microseconds); its job only makes sure
-    // the alarm comes at least once a day.
-    this.ctx.storage.transactionSync(() => {
-      purgeAccount(this.db);
-      postponeRetention(this.db, now);
-    });
-    const { legacyRowsPending } = this.db.select({ legacyRowsPending: account.legacyRowsPending }).from(account).get()!;
-    if (legacyRowsPending) await this.dropLegacyRows(row.id);
+    // Retention runs on every alarm (three indexed deletes: microseconds), whichever job set it.
+    this.ctx.storage.transactionSync(() => purgeAccount(this.db));
     this.ctx.storage.transactionSync(() => {
       const fired = fireReminders(this.db, now);
       // Events are a Max feature: a lapsed account's reminders pass without one.
       if (row.maxActive) enqueue(this.db, fired, now);
     });
     await deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now);
-    await this.schedule();
-  }
-
-  /** Sets the alarm to the earliest due job (scheduler.ts), unless it is set there already. */
-  private async schedule(): Promise<void> {
-    const at = nextAlarmAt(this.db, Date.now());
-    if ((await this.ctx.storage.getAlarm()) !== at) await this.ctx.storage.setAlarm(at);
+    // The alarm that woke the object is spent (the runtime clears it after this handler): set again only
+    // if work is left, even at the very time it had (a batch of reminders due together).
+    const next = nextAlarmAt(this.db);
+    if (next !== null) await this.ctx.storage.setAlarm(next);
   }
 
   /**
-   * Makes sure the account's row is here. The first call of an account that has none copies its rows
-   * from D1 (upgrade.ts); no other call of this object starts until that is done. An account D1 does
-   * not know stays empty, and `authorize` refuses its requests (401).
+   * Sets the alarm to the earliest due job (scheduler.ts), or deletes it when there is no work; a call
+   * that moved no due time writes nothing. Storage calls only: no network I/O.
    */
-  private async open(accountId: string): Promise<void> {
-    if (this.db.select({ id: account.id }).from(account).get()) return;
-    let failed: unknown;
-    await this.ctx.blockConcurrencyWhile(async () => {
-      try {
-        if (this.db.select({ id: account.id }).from(account).get()) return;
-        const legacy = await readLegacyAccount(this.env.DB, accountId);
-        if (!legacy) return;
-        const now = Date.now();
-        this.ctx.storage.transactionSync(() => {
-          writeLegacyAccount(this.db, legacy);
-          postponeRetention(this.db, now);
-          scheduleAllReminders(this.db, now);
-        });
-        await this.schedule();
-        if (legacy.account.legacyRowsPending) await this.dropLegacyRows(accountId);
-      } catch (e) {
-        failed = e;
-      }
-    });
-    if (failed) throw failed;
+  private async schedule(): Promise<void> {
+    const at = nextAlarmAt(this.db);
+    const set = await this.ctx.storage.getAlarm();
+    if (at === set) return;
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
   }
 
-  private async dropLegacyRows(accountId: string): Promise<void> {
-    try {
-      await dropLegacyRows(this.env.DB, accountId);
-      this.db.update(account).set({ legacyRowsPending: false }).run();
-    } catch (e) {
-      // The rows are copied; deleting them again is retried by the daily alarm.
-      console.error("account object: legacy rows not deleted yet", String(e).slice(0, 200));
-    }
+  /** Whether the object has no account row yet: never set up by sign-up, nor moved from D1. */
+  private accountMissing(): boolean {
+    return !this.db.select({ id: account.id }).from(account).get();
   }
 }

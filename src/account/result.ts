@@ -1,5 +1,6 @@
 import { classifyDbError, describeError } from "../db/faults";
 import { AppError, type ErrorCode, type FieldError, isAppError } from "../domain/errors";
+import { UNAUTHORIZED } from "./credentials";
 
 /**
  * How an answer crosses from an account's object to the Worker. RPC keeps an error's message but not
@@ -7,7 +8,23 @@ import { AppError, type ErrorCode, type FieldError, isAppError } from "../domain
  */
 export type Result<T> =
   | { ok: true; value: T }
-  | { ok: false; error: { code: ErrorCode; detail: string; errors?: FieldError[]; retryAfter?: number } };
+  | {
+      ok: false;
+      error: { code: ErrorCode; detail: string; errors?: FieldError[]; retryAfter?: number };
+      /** Set by an object that has no account yet (ACCOUNT_MISSING). */
+      accountMissing?: true;
+    };
+
+/**
+ * The answer of an object that has no account yet: 401 as it stands, and the sign that lets the Worker
+ * look whether the account still waits for the move from D1 (client.ts `reachAccount`), which a
+ * credential check alone could not tell from an unknown key.
+ */
+export const ACCOUNT_MISSING: Result<never> = {
+  ok: false,
+  error: { code: "unauthorized", detail: UNAUTHORIZED },
+  accountMissing: true,
+};
 
 /** An error thrown inside the object, as a Result: domain errors as they are, storage faults as 503, the rest 500. */
 export function failure(e: unknown): Result<never> {

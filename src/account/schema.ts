@@ -97,11 +97,14 @@ export const account = sqliteTable("account", {
     .default("free"),
   /** null: the plan has no end. */
   planExpiresAt: text("plan_expires_at"),
-  /** When the account's rows were copied from D1 into this object (src/account/upgrade.ts): its first request. */
+  /** Unused since sign-up sets objects up (`init`); kept so the previous release still runs here if rolled back. */
   upgradedAt: text("upgraded_at").notNull().default(nowSql),
   /** Set by erasure: the account's rows are gone, and nothing may bring them back from D1. */
   erasedAt: text("erased_at"),
-  /** Its task, list and idempotency rows are still in D1, to delete (the alarm retries until done). */
+  /**
+   * Unused since the Worker deletes D1's rows after the move from D1 (move-from-d1.ts); kept, as
+   * `upgradedAt`, for a rollback. Drop both with the move's code.
+   */
   legacyRowsPending: integer("legacy_rows_pending", { mode: "boolean" }).notNull().default(false),
 });
 
@@ -186,7 +189,10 @@ export const feed = sqliteTable("feed", {
   createdAt: text("created_at").notNull().default(nowSql),
 });
 
-/** When each job of the object's one alarm is next due (the alarm is set to the earliest, scheduler.ts). */
+/**
+ * Unused since the alarm is set only when there is work (scheduler.ts): the previous release kept its daily
+ * retention's due time here. Kept so that release still runs on this schema if rolled back; drop it later.
+ */
 export const jobs = sqliteTable("jobs", {
   name: text("name").primaryKey(),
   dueAt: integer("due_at").notNull(),

@@ -84,10 +84,22 @@ export const apiKeys = sqliteTable(
 /*
  * tasks, lists and idempotency_keys below are the tables of the single-database release. Each account's
  * tasks, lists and idempotency records now live in its own Durable Object (src/account/schema.ts); these
- * rows are read once, by the move of their account into its object (src/account/upgrade.ts, on its first
- * request or by the daily job), and deleted there. A database that never held the previous release keeps
- * them empty. They stay declared so that the move reads them with the same column mapping.
+ * rows are read once, by the move from D1 of their account into its object (src/account/move-from-d1.ts,
+ * on its first request or by the daily job), and deleted there. A database that never held the previous
+ * release keeps them empty. They stay declared so that the move reads them with the same column mapping.
  */
+
+/**
+ * The accounts that wait for the move from D1 (src/account/move-from-d1.ts): migration 0013 put every
+ * account that existed then here, since each was made by a release whose object may never have been
+ * opened or whose rows may still be in D1. An account made since is set up by sign-up (`init`) and never
+ * waits. The move deletes its row; once the daily job logs none left, the table goes with the move.
+ */
+export const waitingMoves = sqliteTable("waiting_moves", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+});
 
 /** The columns of each declared task field (domain/tasks/fields.ts), in declaration order. */
 const taskColumns = Object.fromEntries(Object.entries(taskFields).map(([key, field]) => [key, field.column])) as {

@@ -1,4 +1,4 @@
-import { and, isNotNull, lte, lt, or, sql } from "drizzle-orm";
+import { and, isNotNull, lte, lt, min, or, sql } from "drizzle-orm";
 import { idempotencyKeys, lists, tasks } from "../account/schema";
 import { billingEvents } from "../db/billing-schema";
 import type { Db } from "../db/client";
@@ -32,9 +32,8 @@ export interface AccountPurge {
 }
 
 /**
- * An account's retention, run by its object's daily alarm (src/account/object.ts): task and list
- * tombstones older than 90 days, and expired idempotency records. One account is small enough to
- * purge in one step.
+ * An account's retention, run by its object's alarm (src/account/object.ts): task and list tombstones
+ * older than 90 days, and expired idempotency records. One account is small enough to purge in one step.
  */
 export function purgeAccount(db: AccountDb): AccountPurge {
   const before = sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`-${TOMBSTONE_DAYS} days`})`;
@@ -55,6 +54,34 @@ export function purgeAccount(db: AccountDb): AccountPurge {
       .returning({ key: idempotencyKeys.key })
       .all().length,
   };
+}
+
+/** An ISO time from the object's rows as milliseconds, or null when there is none. */
+const millis = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
+
+/**
+ * When purgeAccount next has something to delete: the oldest tombstone's 90 days or the first idempotency
+ * record's expiry, each a second later (the purge deletes what is strictly older, and the database clock
+ * may run a little ahead of the object's); null when there is neither. Each is one read of a partial or
+ * plain index (tasks_deleted_at_idx, lists_deleted_at_idx, idempotency_keys_expires_at_idx).
+ */
+export function nextPurgeAt(db: AccountDb): number | null {
+  const task = db
+    .select({ at: min(tasks.deletedAt) })
+    .from(tasks)
+    .where(isNotNull(tasks.deletedAt))
+    .get()?.at;
+  const list = db
+    .select({ at: min(lists.deletedAt) })
+    .from(lists)
+    .where(isNotNull(lists.deletedAt))
+    .get()?.at;
+  const record = db
+    .select({ at: min(idempotencyKeys.expiresAt) })
+    .from(idempotencyKeys)
+    .get()?.at;
+  const due = [millis(task) + TOMBSTONE_MS, millis(list) + TOMBSTONE_MS, millis(record)].filter(Number.isFinite);
+  return due.length ? Math.min(...due) + 1000 : null;
 }
 
 /** Rows deleted per statement, so one run never holds the database for long. */

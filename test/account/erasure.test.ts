@@ -103,12 +103,12 @@ describe("DELETE /account", { timeout: 30_000 }, () => {
     expect(await objectIndexed(kept.accountId)).toBeGreaterThan(0);
   }, 30_000);
 
-  it("erases the task rows D1 still holds for an account whose object has not been opened since the upgrade", async () => {
-    const user = await signUp("erase-legacy");
+  it("erases the task rows D1 still holds for an account that waits for the move from D1", async () => {
+    const user = await signUp("erase-waiting");
     const id = user.accountId;
     await env.DB.batch([
       env.DB.prepare("INSERT INTO lists (account_id, id, name, name_key) VALUES (?, 'home', 'Home', 'home')").bind(id),
-      env.DB.prepare("INSERT INTO tasks (id, account_id, title, list_id) VALUES (?, ?, 'Legacy words', 'home')").bind(
+      env.DB.prepare("INSERT INTO tasks (id, account_id, title, list_id) VALUES (?, ?, 'Words in D1', 'home')").bind(
         `${id}-t1`,
         id,
       ),
@@ -116,6 +116,7 @@ describe("DELETE /account", { timeout: 30_000 }, () => {
         `INSERT INTO idempotency_keys (account_id, key, request_hash, claim, task_id, response, expires_at)
          VALUES (?, 'retry-1', 'hash', 'claim', ?, '{}', strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 hours'))`,
       ).bind(id, `${id}-t1`),
+      env.DB.prepare("INSERT INTO waiting_moves (account_id) VALUES (?)").bind(id),
     ]);
     // As before the account objects: no object yet, its rows only in D1.
     await runInDurableObject(objectOf(id), (_instance, state) => state.storage.deleteAll());

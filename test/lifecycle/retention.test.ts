@@ -16,7 +16,7 @@ const iso = (msAgo: number) => new Date(Date.now() - msAgo).toISOString();
 const exists = async (accountId: string, sql: string, ...params: string[]) =>
   (await accountSql(accountId, sql, ...params)).length > 0;
 
-/** The account's daily alarm (its object's retention), run now. */
+/** The account's alarm (its object's retention, reminders, deliveries), run now. */
 async function runAlarm(accountId: string) {
   expect(await runDurableObjectAlarm(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)))).toBe(true);
 }
@@ -106,14 +106,41 @@ describe("retention", () => {
     );
   });
 
-  it("schedules the account's alarm a day ahead, again after each run", async () => {
+  it("sets the account's alarm only when there is work: none while idle, then each purge's time, none once purged", async () => {
     const user = await zonedUser();
     const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(user.accountId));
     const { runInDurableObject } = await import("cloudflare:test");
     const alarmAt = () => runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
-    expect((await alarmAt())! - Date.now()).toBeGreaterThan(DAY - 60_000);
-    await runAlarm(user.accountId);
-    expect((await alarmAt())! - Date.now()).toBeGreaterThan(DAY - 60_000);
+    const { accountId } = user;
+
+    // An account that reads and writes tasks without a reminder, a webhook, a deletion or a replay record.
+    const kept = await createTask(user.key, { title: "kept" });
+    await call(`/api/v1/tasks/${kept.id}`, { method: "PATCH", token: user.key, body: { completed: true } });
+    expect((await call("/api/v1/tasks", { token: user.key })).status).toBe(200);
+    expect(await alarmAt()).toBeNull();
+
+    // A tombstone: purged 90 days after its deletion (a second later: the purge takes what is older).
+    const gone = await createTask(user.key, { title: "gone" });
+    await call(`/api/v1/tasks/${gone.id}`, { method: "DELETE", token: user.key });
+    const [tombstone] = await accountSql<{ at: string }>(
+      accountId,
+      "SELECT deleted_at AS at FROM tasks WHERE id = ?",
+      gone.id,
+    );
+    expect(await alarmAt()).toBe(Date.parse(tombstone!.at) + 90 * DAY + 1000);
+
+    // A replay record expires sooner (24 hours): the alarm moves to it.
+    await call("/api/v1/tasks", { token: user.key, body: { title: "keyed" }, headers: { "Idempotency-Key": "k-1" } });
+    const [record] = await accountSql<{ at: string }>(accountId, "SELECT expires_at AS at FROM idempotency_keys");
+    expect(await alarmAt()).toBe(Date.parse(record!.at) + 1000);
+
+    // Both past due: the alarm purges them and, with nothing left to do, sets none.
+    await accountSql(accountId, "UPDATE tasks SET deleted_at = ? WHERE id = ?", iso(91 * DAY), gone.id);
+    await accountSql(accountId, "UPDATE idempotency_keys SET expires_at = ?", iso(1000));
+    await runAlarm(accountId);
+    expect(await exists(accountId, "SELECT 1 FROM tasks WHERE deleted_at IS NOT NULL")).toBe(false);
+    expect(await exists(accountId, "SELECT 1 FROM idempotency_keys")).toBe(false);
+    expect(await alarmAt()).toBeNull();
   });
 
   it("declares the cron trigger the handler serves", async () => {

@@ -11,13 +11,14 @@ import {
   oauthConnections,
   sessions,
   tasks,
+  waitingMoves,
 } from "../../db/schema";
 
 /**
  * Erases an account and everything it owns: its object's storage first (its tasks, lists, search index,
  * and what its requests judge, so every key and connection is refused from then on), then D1's rows in
  * one batch (one transaction: all or nothing). D1 still holds tasks, lists and idempotency records of an
- * account whose first request since the account objects has not come yet (src/account/upgrade.ts).
+ * account that waits for the move from D1 (src/account/move-from-d1.ts).
  * The tables are named here rather than left to ON DELETE CASCADE so the intent is readable and
  * does not hang on a pragma; test/account/erasure.test.ts walks every table in sqlite_master, so
  * a table added later that holds account rows fails that test until it is listed here.
@@ -43,6 +44,7 @@ export async function eraseAccount(db: Db, env: Env, accountId: string): Promise
     // Stripe keeps its own records (docs/billing.md); here only the link to them goes, and later events find no account.
     db.delete(billingSubscriptions).where(eq(billingSubscriptions.accountId, accountId)),
     db.delete(billingCustomers).where(eq(billingCustomers.accountId, accountId)),
+    db.delete(waitingMoves).where(eq(waitingMoves.accountId, accountId)),
     db.delete(accounts).where(eq(accounts.id, accountId)),
   ]);
   return { grantIds: connections.map((row) => row.grantId) };

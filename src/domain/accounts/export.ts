@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { accountObject } from "../../account/client";
+import { eq, sql } from "drizzle-orm";
+import { reachAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { accounts } from "../../db/schema";
 import { listApiKeys } from "../api-keys/service";
@@ -22,7 +22,7 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     db.select({ createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).get(),
     listApiKeys(db, env, accountId),
     listSessions(db, accountId, currentSessionId),
-    accountObject(env, accountId).exportLists(accountId),
+    reachAccount(env, accountId, (object) => object.exportLists()),
     exportConnections(db, accountId),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
@@ -51,8 +51,8 @@ export async function exportStream(
   currentSessionId: string,
 ): Promise<ReadableStream<Uint8Array>> {
   const head = JSON.stringify(await exportHead(db, env, accountId, currentSessionId));
-  const object = accountObject(env, accountId);
-  let page = await object.exportTasks(accountId, "");
+  const pageAfter = (afterId: string) => reachAccount(env, accountId, (object) => object.exportTasks(afterId));
+  let page = await pageAfter("");
   const encoder = new TextEncoder();
   let first = true;
   return new ReadableStream<Uint8Array>({
@@ -70,7 +70,7 @@ export async function exportStream(
         controller.close();
         return;
       }
-      page = await object.exportTasks(accountId, page.ids.at(-1)!);
+      page = await pageAfter(page.ids.at(-1)!);
     },
   });
 }

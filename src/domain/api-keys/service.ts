@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, gte, isNull, ne, or } from "drizzle-orm";
-import { accountObject, changeAccount } from "../../account/client";
+import { and, desc, eq, gt, gte, isNull, ne, or, sql } from "drizzle-orm";
+import { changeAccount, reachAccount } from "../../account/client";
 import { UNAUTHORIZED } from "../../account/credentials";
 import type { Db } from "../../db/client";
 import { apiKeys, nowSql } from "../../db/schema";
@@ -40,7 +40,7 @@ const summaryColumns = {
 export async function listApiKeys(db: Db, env: Env, accountId: string): Promise<ApiKeySummary[]> {
   const [rows, usage] = await Promise.all([
     db.select(summaryColumns).from(apiKeys).where(eq(apiKeys.accountId, accountId)).orderBy(desc(apiKeys.createdAt)),
-    accountObject(env, accountId).usage(accountId),
+    reachAccount(env, accountId, (object) => object.usage()),
   ]);
   const used = new Map(usage.keys.map((key) => [key.id, key.lastUsedAt]));
   return rows.map((row) => ({ ...row, lastUsedAt: used.get(row.id) ?? row.lastUsedAt }));

@@ -1,5 +1,5 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
-import { accountObject, changeAccount } from "../../account/client";
+import { changeAccount, reachAccount } from "../../account/client";
 import type { Db } from "../../db/client";
 import { nowSql, oauthConnections } from "../../db/schema";
 import { AppError, isAppError } from "../errors";
@@ -107,7 +107,7 @@ export async function listConnections(db: Db, env: Env, accountId: string): Prom
       .from(oauthConnections)
       .where(and(eq(oauthConnections.accountId, accountId), liveSql))
       .orderBy(desc(oauthConnections.createdAt), desc(oauthConnections.id)),
-    accountObject(env, accountId).usage(accountId),
+    reachAccount(env, accountId, (object) => object.usage()),
   ]);
   const used = new Map(usage.connections.map((connection) => [connection.id, connection.lastUsedAt]));
   return rows.map(({ redirectUri, scopes, ...row }) => ({

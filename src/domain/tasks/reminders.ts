@@ -38,7 +38,7 @@ export function scheduleReminders(db: AccountDb, taskIds: Iterable<string>, now:
   }
 }
 
-/** Every open task's future reminder, scheduled: after the account's rows were copied in (upgrade.ts). */
+/** Every open task's future reminder, scheduled: after the move from D1 wrote the account's rows (move-from-d1.ts). */
 export function scheduleAllReminders(db: AccountDb, now: number): void {
   const ids = db
     .select({ id: tasks.id })

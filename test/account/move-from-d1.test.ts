@@ -1,25 +1,26 @@
 import { env } from "cloudflare:workers";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { base62Fixed, crc32, randomBase62, sha256Hex } from "../../src/domain/crypto";
 import { accountSql, call, json, signUp } from "../helpers";
 
 /**
- * The move from the single-database release: a database written by that release (its tables, as its
- * migrations left them, and its rows, as its code wrote them: a key without an account in it, tasks,
- * tombstones, lists, an idempotency record stored as SQL JSON) keeps everything when this release
- * serves it. The account's rows move into its object on its first request, with no manual step.
+ * The move from D1 (src/account/move-from-d1.ts): a database written by the single-database release (its
+ * tables, as its migrations left them, and its rows, as its code wrote them: a key without an account in
+ * it, tasks, tombstones, lists, an idempotency record stored as SQL JSON) keeps everything when this
+ * release serves it. Migration 0013 marked every account of that database as waiting; a waiting account's
+ * rows move into its object on its first request, or by the daily job, with no manual step.
  */
 
 /** A key as the previous release issued it: `todo_live_` + 32 random + checksum, no account id. */
-function legacyKey(): string {
+function singleDatabaseKey(): string {
   const body = `todo_live_${randomBase62(32)}`;
   return body + base62Fixed(crc32(body), 6);
 }
 
-async function legacyAccount() {
-  const account = await signUp("legacy");
+async function singleDatabaseAccount() {
+  const account = await signUp("single-database");
   // Sign-up opened the object; the previous release had none, so make it forget (erase, then no marker).
-  const key = legacyKey();
+  const key = singleDatabaseKey();
   const keyHash = await sha256Hex(key);
   const id = account.accountId;
   const at = (s: number) => new Date(Date.UTC(2026, 10, 1, 9, 0, s)).toISOString();
@@ -53,6 +54,8 @@ async function legacyAccount() {
          'completedAt', completed_at, 'createdAt', created_at, 'deletedAt', deleted_at, 'nextId', next_id),
          strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '+1 hours') FROM tasks WHERE id = ?`,
     ).bind(id, await sha256Hex(JSON.stringify({ title: "Done already" })), `${id}-t2`, `${id}-t2`),
+    // As migration 0013 marked every account that existed when it ran.
+    env.DB.prepare("INSERT INTO waiting_moves (account_id) VALUES (?)").bind(id),
   ];
   await env.DB.batch(statements);
   // The previous release had no object: erase this one's rows so its first request finds none.
@@ -77,7 +80,7 @@ const d1Count = async (table: string, accountId: string) =>
 
 describe("an account written by the single-database release", () => {
   it("keeps every task, list, tombstone and replay, moved into its object on its first request", async () => {
-    const user = await legacyAccount();
+    const user = await singleDatabaseAccount();
     const res = await call("/api/v1/tasks", { token: user.key });
     expect(res.status).toBe(200);
     const { data } = await json(res);
@@ -132,7 +135,7 @@ describe("an account written by the single-database release", () => {
   });
 
   it("answers requests that arrive during the move correctly, and moves nothing twice", async () => {
-    const user = await legacyAccount();
+    const user = await singleDatabaseAccount();
     const answers = await Promise.all(Array.from({ length: 6 }, () => call("/api/v1/tasks", { token: user.key })));
     for (const res of answers) {
       expect(res.status).toBe(200);
@@ -142,8 +145,9 @@ describe("an account written by the single-database release", () => {
     expect(count?.n).toBe(3);
   });
 
-  it("moves an account that makes no request through the daily job", async () => {
-    const user = await legacyAccount();
+  it("moves an account that makes no request through the daily job, which logs how many still wait", async () => {
+    const user = await singleDatabaseAccount();
+    const log = vi.spyOn(console, "log");
     const { createScheduledController, createExecutionContext, waitOnExecutionContext } = await import(
       "cloudflare:test"
     );
@@ -152,7 +156,13 @@ describe("an account written by the single-database release", () => {
     await worker.scheduled(createScheduledController(), env, ctx);
     await waitOnExecutionContext(ctx);
     expect(await d1Count("tasks", user.accountId)).toBe(0);
+    expect(await d1Count("waiting_moves", user.accountId)).toBe(0);
     const [count] = await accountSql<{ n: number }>(user.accountId, "SELECT count(*) AS n FROM tasks");
     expect(count?.n).toBe(3);
+    const daily = log.mock.calls.find(([message]) => message === "daily job")?.[1];
+    log.mockRestore();
+    const waiting = (await env.DB.prepare("SELECT count(*) AS n FROM waiting_moves").first<{ n: number }>())!.n;
+    expect(daily).toMatchObject({ moved: expect.any(Number), waiting });
+    expect(daily.moved).toBeGreaterThanOrEqual(1);
   });
 });
