@@ -111,6 +111,41 @@ describe("credentials before the body on the task routes", () => {
   }
 });
 
+describe("credentials before the body on the tasks page's routes (the same handlers, for a session)", () => {
+  const pageWrites = [
+    { method: "POST", path: "/account/tasks" },
+    { method: "PATCH", path: `/account/tasks/${TASK_ID}` },
+    { method: "POST", path: "/account/lists" },
+    { method: "PATCH", path: "/account/lists/groceries" },
+  ];
+  let credentials: { label: string; token?: string; status: number; code: string }[];
+
+  beforeAll(async () => {
+    const max = await maxUser("order-page-max");
+    const free = await signUp("order-page-free");
+    credentials = [
+      { label: "no session", status: 401, code: "unauthorized" },
+      { label: "an unknown session", token: `todo_sess_${"A".repeat(43)}`, status: 401, code: "unauthorized" },
+      { label: "an API key", token: max.key, status: 401, code: "unauthorized" },
+      { label: "a session without Max", token: free.session, status: 403, code: "max_required" },
+      { label: "a Max session", token: max.session, status: 0, code: "" },
+    ];
+  });
+
+  for (const problem of bodyProblems) {
+    it(`answers ${problem.label} with 401, then 403, then ${problem.status}`, async () => {
+      for (const route of pageWrites) {
+        for (const who of credentials) {
+          const res = await send(route.method, route.path, problem, who.token);
+          const what = `${route.method} ${route.path} with ${who.label} and ${problem.label}`;
+          if (who.status) await expectProblem(res, who.status, who.code, what);
+          else await expectProblem(res, problem.status, bodyCode(problem), what);
+        }
+      }
+    });
+  }
+});
+
 describe("credentials before the body on the session and admin routes", () => {
   let session: string;
 
