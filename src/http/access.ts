@@ -1,5 +1,5 @@
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
 import {
   authenticateBeforeRejecting,
@@ -99,15 +99,15 @@ function documentSessionTasks(route: {
   operationId?: string;
 }) {
   route.security = session;
+  const responses = route.responses as Record<string, unknown>;
+  const { 400: invalid, 429: limited } = errorResponses("validation_failed", "rate_limited");
+  if (route.request && !responses["400"]) responses["400"] = invalid;
+  responses["429"] = limited;
   if (route.operationId === "updateTask")
-    (route.responses as Record<string, unknown>)["200"] = {
+    responses["200"] = {
       description: "The updated task, and its next occurrence if one was created.",
       content: { "application/json": { schema: TaskChange } },
     };
-  const { 400: invalid, 429: limited } = errorResponses("validation_failed", "rate_limited");
-  const responses = route.responses as Record<string, unknown>;
-  if (route.request && !responses["400"]) responses["400"] = invalid;
-  responses["429"] = limited;
 }
 
 type Handler = OpenAPIHono<AppEnv>["routes"][number]["handler"];
@@ -115,28 +115,12 @@ const declared = new WeakMap<Handler, Set<Access>>();
 
 /**
  * The accesses a handler was registered under through `routesFor`: one, or two for a handler that
- * serves two doors (the task and list handlers: API_KEY and SESSION_TASKS). Guards count as handlers
- * of their access too.
+ * serves two doors (the task and list handlers: API_KEY and SESSION_TASKS).
  */
 export const accessesOf = (handler: Handler): readonly Access[] => [...(declared.get(handler) ?? [])];
 
 const declare = (handler: Handler, access: Access) =>
   declared.set(handler, (declared.get(handler) ?? new Set()).add(access));
-
-// Each request's guards that have run. Groups overlap (SESSION's /account/* covers the page's
-// /account/tasks), so a guard that two groups put in front of a path runs once: one session lookup,
-// one count against the account's limit.
-const guardsRun = new WeakMap<Context, Set<MiddlewareHandler<AppEnv>>>();
-
-const once =
-  (guard: MiddlewareHandler<AppEnv>): MiddlewareHandler<AppEnv> =>
-  (c, next) => {
-    const run = guardsRun.get(c) ?? new Set();
-    guardsRun.set(c, run);
-    if (run.has(guard)) return next();
-    run.add(guard);
-    return guard(c, next);
-  };
 
 /**
  * Runs each `register` on a fresh app, then puts `access`'s guards in front of every path it used,
@@ -153,10 +137,8 @@ export function routesFor(access: Access, ...register: ((app: OpenAPIHono<AppEnv
   }
   for (const route of routes.routes) declare(route.handler, access);
 
-  const guards = access.guards.map(once);
-  for (const guard of guards) declare(guard, access);
   const guarded = new OpenAPIHono<AppEnv>();
-  for (const path of guardedPaths(routes.routes, access)) guarded.use(path, ...guards);
+  for (const path of guardedPaths(routes.routes, access)) guarded.use(path, ...access.guards);
   return guarded.route("/", routes);
 }
 

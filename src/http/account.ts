@@ -65,7 +65,8 @@ export function createAccountApp() {
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
   // The tasks page's /account/tasks and /account/lists: REST's own routes and handlers, for the session
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
-  // its body rule (403 before 400) must be the first to read a body; a guard both put there runs once.
+  // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
+  // (403 before 400 on a body) and its handler answers before those guards would run a second time.
   app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes));
   app.route(
     "/",
