@@ -67,6 +67,30 @@ async function expectProblem(res: Response, status: number, code: string, what: 
 
 const bodyCode = (problem: BodyProblem) => (problem.status === 413 ? "payload_too_large" : "validation_failed");
 
+interface Credential {
+  label: string;
+  token?: string;
+  /** What the credential hears whatever the body; 0 for one that is let in (then the body's own problem). */
+  status: number;
+  code: string;
+}
+
+/** Each route, with each credential, sent `problem`: the credential's refusal first, else the body's. */
+async function expectInOrder(
+  routes: { method: string; path: string }[],
+  credentials: Credential[],
+  problem: BodyProblem,
+) {
+  for (const route of routes) {
+    for (const who of credentials) {
+      const res = await send(route.method, route.path, problem, who.token);
+      const what = `${route.method} ${route.path} with ${who.label} and ${problem.label}`;
+      if (who.status) await expectProblem(res, who.status, who.code, what);
+      else await expectProblem(res, problem.status, bodyCode(problem), what);
+    }
+  }
+}
+
 const TASK_ID = "0193c000-0000-7000-8000-000000000000";
 const taskWrites = [
   { method: "POST", path: "/api/v1/tasks" },
@@ -74,7 +98,7 @@ const taskWrites = [
 ];
 
 describe("credentials before the body on the task routes", () => {
-  let credentials: { label: string; token?: string; status: number; code: string }[];
+  let credentials: Credential[];
 
   beforeAll(async () => {
     const max = await maxUser("order-max");
@@ -99,14 +123,7 @@ describe("credentials before the body on the task routes", () => {
 
   for (const problem of bodyProblems) {
     it(`answers ${problem.label} with 401, then 403, then ${problem.status}`, async () => {
-      for (const route of taskWrites) {
-        for (const who of credentials) {
-          const res = await send(route.method, route.path, problem, who.token);
-          const what = `${route.method} ${route.path} with ${who.label} and ${problem.label}`;
-          if (who.status) await expectProblem(res, who.status, who.code, what);
-          else await expectProblem(res, problem.status, bodyCode(problem), what);
-        }
-      }
+      await expectInOrder(taskWrites, credentials, problem);
     });
   }
 });
@@ -118,7 +135,7 @@ describe("credentials before the body on the tasks page's routes (the same handl
     { method: "POST", path: "/account/lists" },
     { method: "PATCH", path: "/account/lists/groceries" },
   ];
-  let credentials: { label: string; token?: string; status: number; code: string }[];
+  let credentials: Credential[];
 
   beforeAll(async () => {
     const max = await maxUser("order-page-max");
@@ -134,14 +151,7 @@ describe("credentials before the body on the tasks page's routes (the same handl
 
   for (const problem of bodyProblems) {
     it(`answers ${problem.label} with 401, then 403, then ${problem.status}`, async () => {
-      for (const route of pageWrites) {
-        for (const who of credentials) {
-          const res = await send(route.method, route.path, problem, who.token);
-          const what = `${route.method} ${route.path} with ${who.label} and ${problem.label}`;
-          if (who.status) await expectProblem(res, who.status, who.code, what);
-          else await expectProblem(res, problem.status, bodyCode(problem), what);
-        }
-      }
+      await expectInOrder(pageWrites, credentials, problem);
     });
   }
 });
