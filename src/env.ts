@@ -7,7 +7,7 @@ export interface AppVariables {
   db: Db;
   /** The signed-in account of a session route. */
   actor: Actor;
-  /** A task route's caller: the account its API key names, and the key, judged by the account's object. */
+  /** A task route's caller: the account its API key or session names, and that credential, judged by the account's object. */
   caller: AccountCaller;
   sessionId: string;
 }

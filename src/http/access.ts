@@ -1,8 +1,17 @@
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env";
-import { authenticateBeforeRejecting, authenticateKey, requireAdminToken, requireApiKey, requireSession } from "./auth";
+import {
+  authenticateBeforeRejecting,
+  authenticateCaller,
+  requireAdminToken,
+  requireApiKey,
+  requireSession,
+} from "./auth";
+import { session } from "./account-schemas";
 import { privateCors, publicCors } from "./cors";
+import { errorResponses } from "./problem";
+import { TaskChange } from "./v1/tasks";
 import { documentKeyRateLimit, limitAccount, limitAuthByIp } from "./rate-limit";
 import { noStore } from "./security-headers";
 import { defaultHook, jsonBodies } from "./validation";
@@ -25,14 +34,17 @@ export interface Access {
   readonly document?: (route: { responses: object }) => void;
 }
 
+// Routes that call an account's object: a refused body or parameter first pays the caller's judgement
+// by that object (`authenticateCaller`, one call), so the order is 401, then 403 (no Max), then 400.
+const callerBodies = jsonBodies(authenticateCaller);
+
 /**
- * /api/v1 resources. The key's format and per-key limit are checked before any D1 work; its
- * lookup rides in the verb's own batch, so a refused body or parameter is judged after the key's
- * lookup (`authenticateKey`): 401, then 403 (no Max), then 400.
+ * /api/v1 resources. The key's format and per-key limit are checked before any D1 work; the key
+ * itself, and the account's Max, are judged by the account's object in the request's one call.
  */
 export const API_KEY: Access = {
   credentials: "api key",
-  guards: [privateCors, requireApiKey, jsonBodies(authenticateKey)],
+  guards: [privateCors, requireApiKey, callerBodies],
   hook: authenticateBeforeRejecting,
   document: documentKeyRateLimit,
 };
@@ -41,6 +53,18 @@ export const API_KEY: Access = {
 export const SESSION: Access = {
   credentials: "session",
   guards: [privateCors, noStore, requireSession, limitAccount, jsonBodies()],
+};
+
+/**
+ * The tasks page's task and list routes: /api/v1's own handlers (v1/tasks.ts, v1/lists.ts) for the
+ * session's account, at the page's paths. As SESSION, but the session's account is judged by its
+ * object before input, like a key: 401, 429, then 403 (no Max), then 400.
+ */
+export const SESSION_TASKS: Access = {
+  credentials: "session",
+  guards: [privateCors, noStore, requireSession, limitAccount, callerBodies],
+  hook: authenticateBeforeRejecting,
+  document: documentSessionTasks,
 };
 
 /** Signing out needs the session and nothing else: no body, and no account budget that could keep a session alive. */
@@ -63,11 +87,40 @@ export const PUBLIC: Access = { credentials: "none", guards: [] };
 
 export const isPublic = (access: Access) => access.credentials === "none";
 
-type Handler = OpenAPIHono<AppEnv>["routes"][number]["handler"];
-const declared = new WeakMap<Handler, Access>();
+/**
+ * The page's operations in the account routes' OpenAPI document: REST's declarations with the session
+ * as their security, the account's rate limit (429), 400 wherever a parameter is validated, and the
+ * body PATCH answers a session (`{ task, next }`).
+ */
+function documentSessionTasks(route: {
+  responses: object;
+  security?: unknown;
+  request?: object;
+  operationId?: string;
+}) {
+  route.security = session;
+  const responses = route.responses as Record<string, unknown>;
+  const { 400: invalid, 429: limited } = errorResponses("validation_failed", "rate_limited");
+  if (route.request && !responses["400"]) responses["400"] = invalid;
+  responses["429"] = limited;
+  if (route.operationId === "updateTask")
+    responses["200"] = {
+      description: "The updated task, and its next occurrence if one was created.",
+      content: { "application/json": { schema: TaskChange } },
+    };
+}
 
-/** The access a handler was registered under, if it was registered through `routesFor`. */
-export const accessOf = (handler: Handler): Access | undefined => declared.get(handler);
+type Handler = OpenAPIHono<AppEnv>["routes"][number]["handler"];
+const declared = new WeakMap<Handler, Set<Access>>();
+
+/**
+ * The accesses a handler was registered under through `routesFor`: one, or two for a handler that
+ * serves two doors (the task and list handlers: API_KEY and SESSION_TASKS).
+ */
+export const accessesOf = (handler: Handler): readonly Access[] => [...(declared.get(handler) ?? [])];
+
+const declare = (handler: Handler, access: Access) =>
+  declared.set(handler, (declared.get(handler) ?? new Set()).add(access));
 
 /**
  * Runs each `register` on a fresh app, then puts `access`'s guards in front of every path it used,
@@ -76,9 +129,13 @@ export const accessOf = (handler: Handler): Access | undefined => declared.get(h
 export function routesFor(access: Access, ...register: ((app: OpenAPIHono<AppEnv>) => void)[]): OpenAPIHono<AppEnv> {
   const routes = new OpenAPIHono<AppEnv>({ defaultHook: access.hook ?? defaultHook });
   for (const add of register) add(routes);
-  for (const definition of routes.openAPIRegistry.definitions)
-    if (definition.type === "route") access.document?.(definition.route);
-  for (const route of routes.routes) declared.set(route.handler, access);
+  for (const definition of routes.openAPIRegistry.definitions) {
+    if (definition.type !== "route") continue;
+    // Each registration documents its own responses: a route's declaration may serve two accesses.
+    definition.route.responses = { ...definition.route.responses };
+    access.document?.(definition.route);
+  }
+  for (const route of routes.routes) declare(route.handler, access);
 
   const guarded = new OpenAPIHono<AppEnv>();
   for (const path of guardedPaths(routes.routes, access)) guarded.use(path, ...access.guards);

@@ -4,7 +4,7 @@ import { getAccount, logIn, logOut, signUp, updateAccount } from "../domain/acco
 import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/service";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../env";
-import { routesFor, SESSION, SIGN_IN, SIGN_OUT } from "./access";
+import { routesFor, SESSION, SESSION_TASKS, SIGN_IN, SIGN_OUT } from "./access";
 import { limitLogin, rememberDevice } from "./sign-in";
 import { errorResponses } from "./problem";
 import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
@@ -12,8 +12,8 @@ import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 import { registerConnectionRoutes } from "./account-connections";
 import { registerBillingRoutes } from "./billing";
-import { registerAccountTaskRoutes } from "./account-task-routes";
-import { registerAccountListRoutes } from "./account-list-routes";
+import { registerTaskRoutes } from "./v1/tasks";
+import { registerListRoutes } from "./v1/lists";
 import { registerEventRoutes } from "./account-events";
 
 /** Routes for the account page. They take session tokens, never API keys. */
@@ -63,6 +63,11 @@ export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.route("/", routesFor(SIGN_IN, registerSignInRoutes));
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
+  // The tasks page's /account/tasks and /account/lists: REST's own routes and handlers, for the session
+  // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
+  // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
+  // (403 before 400 on a body) and its handler answers before those guards would run a second time.
+  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes));
   app.route(
     "/",
     routesFor(
@@ -72,9 +77,6 @@ export function createAccountApp() {
       registerConnectionRoutes,
       registerDataRoutes,
       registerBillingRoutes,
-      // The /tasks page's own routes (session tokens; /api/v1 takes API keys only).
-      registerAccountTaskRoutes,
-      registerAccountListRoutes,
       registerEventRoutes,
     ),
   );

@@ -34,7 +34,7 @@ export async function keyCaller(
   return { caller: { env, accountId: accountId!, credential: { kind: "key", keyHash } }, keyHash, rateHeaders };
 }
 
-/** Task routes: the request's key as its caller (keyCaller); the RateLimit headers go on its answer. */
+/** API_KEY routes: the request's key as its caller (keyCaller); the RateLimit headers go on its answer. */
 export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
   const { caller, rateHeaders } = await keyCaller(c.env, c.req.raw, bearerToken(c));
   c.set("caller", caller);
@@ -43,39 +43,47 @@ export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * Runs a verb for the request's API key: one call to its account's object, where 401 (unknown,
- * revoked or expired key) and 403 (no active Max) are judged before the verb runs.
+ * Runs a verb for the request's caller, as its access's guard set it (`requireApiKey`, `requireSession`):
+ * one call to its account's object, where 401 (unknown, revoked or expired key) and 403 (no active Max)
+ * are judged before the verb runs. A key's failure also counts against the client's IP.
  */
-export const runForKey = <V extends VerbName>(c: Context<AppEnv>, verb: V, args: VerbArgs<V>): Promise<VerbValue<V>> =>
-  runVerb(c.var.caller, verb, args).catch((e) => failedKeyAttempt(c.env, c.req.raw, e));
+export const runFor = <V extends VerbName>(c: Context<AppEnv>, verb: V, args: VerbArgs<V>): Promise<VerbValue<V>> =>
+  runVerb(c.var.caller, verb, args).catch((e) =>
+    c.var.caller.credential.kind === "key" ? failedKeyAttempt(c.env, c.req.raw, e) : Promise.reject(e),
+  );
 
 /**
- * Before a task request is refused for its input: the key judged by its object, so that a caller who
- * is not allowed in hears 401/403, never 400 (credentials are judged before input).
+ * Before a request is refused for its input: the caller judged by its object, so that a caller who is
+ * not allowed in hears 401/403, never 400 (credentials are judged before input).
  */
-export async function authenticateKey(c: Context<AppEnv>): Promise<void> {
-  await runForKey(c, "authenticate", undefined as never);
+export async function authenticateCaller(c: Context<AppEnv>): Promise<void> {
+  await runFor(c, "authenticate", undefined as never);
 }
 
-/** Validation hook of the task routes: `authenticateKey`, then the validation error. */
+/** Validation hook of the routes that call an account's object (API_KEY, SESSION_TASKS): `authenticateCaller`, then the validation error. */
 export function authenticateBeforeRejecting<T>(
   result: Parameters<Hook<T, AppEnv, string, unknown>>[0],
   c: Context<AppEnv>,
 ): Promise<never> | undefined {
   if (result.success) return undefined;
   return (async () => {
-    await authenticateKey(c);
+    await authenticateCaller(c);
     defaultHook(result, c);
     throw new Error("unreachable: defaultHook throws on a failed validation");
   })();
 }
 
-/** Session token from POST /auth/login or /auth/signup; API keys are refused here. */
+/**
+ * Session token from POST /auth/login or /auth/signup; API keys are refused here. The session's account
+ * is also the request's caller: its object checks Max on every task call (403 `max_required`), so a
+ * lapse applies at once.
+ */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = await authenticateSession(c.var.db, bearerToken(c));
   if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
   c.set("sessionId", session.sessionId);
   c.set("actor", { accountId: session.accountId });
+  c.set("caller", { env: c.env, accountId: session.accountId, credential: { kind: "session" } });
   await next();
 };
 

@@ -22,7 +22,8 @@ const OPERATIONS: [string, string, string[]][] = [
   ["/account/billing/checkout", "post", ["400", "401", "404", "413", "429", "503"]],
   ["/account/billing/portal", "post", ["400", "401", "404", "413", "429", "503"]],
   ["/account/tasks", "get", ["400", "401", "403", "410", "429"]],
-  ["/account/tasks", "post", ["400", "401", "403", "409", "413", "422", "429"]],
+  // REST's createTask: its 409 was the never-thrown `idempotency_in_progress` (issue 33, dead code).
+  ["/account/tasks", "post", ["400", "401", "403", "413", "422", "429"]],
   ["/account/tasks/{id}", "get", ["400", "401", "403", "404", "429"]],
   ["/account/tasks/{id}", "patch", ["400", "401", "403", "404", "412", "413", "429"]],
   ["/account/tasks/{id}", "delete", ["400", "401", "403", "404", "412", "429"]],

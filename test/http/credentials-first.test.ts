@@ -67,6 +67,30 @@ async function expectProblem(res: Response, status: number, code: string, what: 
 
 const bodyCode = (problem: BodyProblem) => (problem.status === 413 ? "payload_too_large" : "validation_failed");
 
+interface Credential {
+  label: string;
+  token?: string;
+  /** What the credential hears whatever the body; 0 for one that is let in (then the body's own problem). */
+  status: number;
+  code: string;
+}
+
+/** Each route, with each credential, sent `problem`: the credential's refusal first, else the body's. */
+async function expectInOrder(
+  routes: { method: string; path: string }[],
+  credentials: Credential[],
+  problem: BodyProblem,
+) {
+  for (const route of routes) {
+    for (const who of credentials) {
+      const res = await send(route.method, route.path, problem, who.token);
+      const what = `${route.method} ${route.path} with ${who.label} and ${problem.label}`;
+      if (who.status) await expectProblem(res, who.status, who.code, what);
+      else await expectProblem(res, problem.status, bodyCode(problem), what);
+    }
+  }
+}
+
 const TASK_ID = "0193c000-0000-7000-8000-000000000000";
 const taskWrites = [
   { method: "POST", path: "/api/v1/tasks" },
@@ -74,7 +98,7 @@ const taskWrites = [
 ];
 
 describe("credentials before the body on the task routes", () => {
-  let credentials: { label: string; token?: string; status: number; code: string }[];
+  let credentials: Credential[];
 
   beforeAll(async () => {
     const max = await maxUser("order-max");
@@ -99,14 +123,35 @@ describe("credentials before the body on the task routes", () => {
 
   for (const problem of bodyProblems) {
     it(`answers ${problem.label} with 401, then 403, then ${problem.status}`, async () => {
-      for (const route of taskWrites) {
-        for (const who of credentials) {
-          const res = await send(route.method, route.path, problem, who.token);
-          const what = `${route.method} ${route.path} with ${who.label} and ${problem.label}`;
-          if (who.status) await expectProblem(res, who.status, who.code, what);
-          else await expectProblem(res, problem.status, bodyCode(problem), what);
-        }
-      }
+      await expectInOrder(taskWrites, credentials, problem);
+    });
+  }
+});
+
+describe("credentials before the body on the tasks page's routes (the same handlers, for a session)", () => {
+  const pageWrites = [
+    { method: "POST", path: "/account/tasks" },
+    { method: "PATCH", path: `/account/tasks/${TASK_ID}` },
+    { method: "POST", path: "/account/lists" },
+    { method: "PATCH", path: "/account/lists/groceries" },
+  ];
+  let credentials: Credential[];
+
+  beforeAll(async () => {
+    const max = await maxUser("order-page-max");
+    const free = await signUp("order-page-free");
+    credentials = [
+      { label: "no session", status: 401, code: "unauthorized" },
+      { label: "an unknown session", token: `todo_sess_${"A".repeat(43)}`, status: 401, code: "unauthorized" },
+      { label: "an API key", token: max.key, status: 401, code: "unauthorized" },
+      { label: "a session without Max", token: free.session, status: 403, code: "max_required" },
+      { label: "a Max session", token: max.session, status: 0, code: "" },
+    ];
+  });
+
+  for (const problem of bodyProblems) {
+    it(`answers ${problem.label} with 401, then 403, then ${problem.status}`, async () => {
+      await expectInOrder(pageWrites, credentials, problem);
     });
   }
 });

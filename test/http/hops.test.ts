@@ -79,6 +79,18 @@ describe("a task request is one call to the account's object and no D1 query", (
     oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "DELETE" }), 204);
   });
 
+  it("on the tasks page's routes: the session's one D1 lookup, then the same one call", async () => {
+    const user = await maxUser("hops-page");
+    // The session is judged once, though two groups' guards cover /account/tasks (src/http/access.ts).
+    const pageHop = (hops: Hops, status: number) =>
+      expect([hops.status, hops.d1, hops.objectCalls]).toEqual([status, 1, ["run"]]);
+    const created = await restHops(user.session, "/account/tasks", { method: "POST", body: { title: "page" } });
+    pageHop(created, 201);
+    pageHop(await restHops(user.session, "/account/tasks"), 200);
+    pageHop(await restHops(user.session, `/account/tasks/${created.body.id}`, { method: "PATCH", body: {} }), 200);
+    pageHop(await restHops(user.session, "/account/lists"), 200);
+  });
+
   it("on every webhook route", async () => {
     const user = await maxUser("hops-webhooks");
     const url = "http://127.0.0.1:9/hops";

@@ -3,7 +3,7 @@ import { createExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { API_KEY, accessOf, isPublic, PUBLIC, routesFor, SESSION } from "../../src/http/access";
+import { API_KEY, accessesOf, isPublic, PUBLIC, routesFor, SESSION_TASKS } from "../../src/http/access";
 import { MCP_PATH } from "../../src/mcp/path";
 import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT } from "../../src/oauth/paths";
 import { BASE } from "../helpers";
@@ -32,8 +32,8 @@ interface Route {
 const SAMPLE_ID = "0193c000-0000-7000-8000-000000000000";
 const requestPath = (pattern: string) => pattern.replace(/:\w+(\{[^}]*\})?/g, SAMPLE_ID).replace(/\*$/, "probe");
 const declaredPublic = (handler: Handler | undefined) => {
-  const access = handler && accessOf(handler);
-  return access !== undefined && isPublic(access);
+  const accesses = handler ? accessesOf(handler) : [];
+  return accesses.length > 0 && accesses.every(isPublic);
 };
 
 /** An endpoint is public when the handler that answers (its last) is; middleware when all it runs before are. */
@@ -173,24 +173,41 @@ describe("route guards", () => {
 });
 
 describe("the tasks page's routes", () => {
-  it("are session routes, the page's own: the session, the account's limit and its origin policy, never a key", () => {
-    // Hono lists an endpoint once per handler in its chain; the last one answers.
-    const endpoints = new Map<string, Handler>();
-    for (const r of createApp().routes)
-      if (r.method !== "ALL" && /^\/account\/(tasks|lists)/.test(r.path))
-        endpoints.set(`${r.method} ${r.path}`, r.handler);
-    expect([...endpoints.keys()].sort()).toEqual([
-      "DELETE /account/lists/:id",
-      "DELETE /account/tasks/:id",
-      "GET /account/lists",
-      "GET /account/tasks",
-      "GET /account/tasks/:id",
-      "PATCH /account/lists/:id",
-      "PATCH /account/tasks/:id",
-      "POST /account/lists",
-      "POST /account/tasks",
-    ]);
-    for (const [name, handler] of endpoints) expect(accessOf(handler), name).toBe(SESSION);
+  // Hono lists an endpoint once per handler in its chain; the last one answers, middleware (`ALL`) guards it.
+  const app = createApp();
+  const answering = new Map<string, Handler>();
+  const guards = new Map<string, Handler[]>();
+  for (const r of app.routes) {
+    if (r.method !== "ALL") answering.set(`${r.method} ${r.path}`, r.handler);
+    else guards.set(r.path, [...(guards.get(r.path) ?? []), r.handler]);
+  }
+  const PAGE = [
+    "DELETE /account/lists/:id",
+    "DELETE /account/tasks/:id",
+    "GET /account/lists",
+    "GET /account/tasks",
+    "GET /account/tasks/:id",
+    "PATCH /account/lists/:id",
+    "PATCH /account/tasks/:id",
+    "POST /account/lists",
+    "POST /account/tasks",
+  ];
+
+  it("are /api/v1's own handlers: no handler body exists twice", () => {
+    expect([...answering.keys()].filter((name) => /^\w+ \/account\/(tasks|lists)/.test(name)).sort()).toEqual(PAGE);
+    for (const name of PAGE) {
+      const rest = answering.get(name.replace(" /account/", " /api/v1/"));
+      expect(rest, name).toBeTypeOf("function");
+      expect(answering.get(name), name).toBe(rest);
+      expect(accessesOf(rest!), name).toHaveLength(2);
+      expect(accessesOf(rest!), name).toEqual(expect.arrayContaining([API_KEY, SESSION_TASKS]));
+    }
+  });
+
+  it("are guarded as session routes at the page's paths, never by the key", () => {
+    for (const path of ["/account/tasks/*", "/account/lists/*"])
+      expect(guards.get(path), path).toEqual(SESSION_TASKS.guards);
+    for (const path of ["/api/v1/tasks/*", "/api/v1/lists/*"]) expect(guards.get(path), path).toEqual(API_KEY.guards);
   });
 });
 

@@ -1,9 +1,9 @@
-import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import * as z from "zod";
 import { List, ListInput, ListPatch, ListTombstone } from "../../domain/lists/schemas";
 import { ListId, Since } from "../../domain/tasks/values";
 import type { AppEnv } from "../../env";
-import { authenticateBeforeRejecting, runForKey } from "../auth";
+import { runFor } from "../auth";
 import { errorResponses } from "../problem";
 import { absoluteUrl } from "../public-origin";
 
@@ -106,44 +106,36 @@ export const deleteListRoute = createRoute({
   },
 });
 
-/** Each handler: validated input → one call to the key's account object (the list verb) → response. */
+/**
+ * Each handler: validated input → one call to the caller's account object (the list verb) → response.
+ * Served to the API key (/api/v1/lists) and to the tasks page's session (/account/lists), as the task routes.
+ */
+const listLists: RouteHandler<typeof listListsRoute, AppEnv> = async (c) => {
+  const page = await runFor(c, "listLists", c.req.valid("query"));
+  const meta = { count: page.lists.length, serverTime: page.serverTime, deleted: page.deleted };
+  return c.json({ data: page.lists, meta }, 200);
+};
+
+const createList: RouteHandler<typeof createListRoute, AppEnv> = async (c) => {
+  const list = await runFor(c, "createList", c.req.valid("json"));
+  const path = `${c.req.path.replace(/\/lists\/?$/, "/lists")}/${list.id}`;
+  c.header("Location", absoluteUrl(c.env, c.req.url, path));
+  return c.json(list, 201);
+};
+
+const updateList: RouteHandler<typeof updateListRoute, AppEnv> = async (c) => {
+  const list = await runFor(c, "updateList", { id: c.req.valid("param").id, patch: c.req.valid("json") });
+  return c.json(list, 200);
+};
+
+const deleteList: RouteHandler<typeof deleteListRoute, AppEnv> = async (c) => {
+  await runFor(c, "deleteList", c.req.valid("param"));
+  return c.body(null, 204);
+};
+
 export function registerListRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(
-    listListsRoute,
-    async (c) => {
-      const page = await runForKey(c, "listLists", c.req.valid("query"));
-      const meta = { count: page.lists.length, serverTime: page.serverTime, deleted: page.deleted };
-      return c.json({ data: page.lists, meta }, 200);
-    },
-    authenticateBeforeRejecting,
-  );
-
-  app.openapi(
-    createListRoute,
-    async (c) => {
-      const list = await runForKey(c, "createList", c.req.valid("json"));
-      const path = `${c.req.path.replace(/\/lists\/?$/, "/lists")}/${list.id}`;
-      c.header("Location", absoluteUrl(c.env, c.req.url, path));
-      return c.json(list, 201);
-    },
-    authenticateBeforeRejecting,
-  );
-
-  app.openapi(
-    updateListRoute,
-    async (c) => {
-      const list = await runForKey(c, "updateList", { id: c.req.valid("param").id, patch: c.req.valid("json") });
-      return c.json(list, 200);
-    },
-    authenticateBeforeRejecting,
-  );
-
-  app.openapi(
-    deleteListRoute,
-    async (c) => {
-      await runForKey(c, "deleteList", c.req.valid("param"));
-      return c.body(null, 204);
-    },
-    authenticateBeforeRejecting,
-  );
+  app.openapi(listListsRoute, listLists);
+  app.openapi(createListRoute, createList);
+  app.openapi(updateListRoute, updateList);
+  app.openapi(deleteListRoute, deleteList);
 }

@@ -1,10 +1,10 @@
-import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-openapi";
 import type { Context, TypedResponse } from "hono";
-import type * as z from "zod";
+import * as z from "zod";
 import { etagOf } from "../../domain/tasks/etag";
 import { Task, TaskInput, TaskPatch } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../env";
-import { authenticateBeforeRejecting, runForKey } from "../auth";
+import { runFor } from "../auth";
 import { errorResponses } from "../problem";
 import { absoluteUrl } from "../public-origin";
 import { ETag, IdempotencyHeader, IdParam, IfMatchHeader, ListQuery, TaskCollection } from "./task-parameters";
@@ -133,72 +133,67 @@ export const deleteTaskRoute = createRoute({
   },
 });
 
+/** What PATCH answers a session (the tasks page) instead of the task alone: see `updateTask` below. */
+export const TaskChange = z.object({
+  task: Task,
+  next: Task.optional().meta({
+    description: "When completing a repeating task created its next occurrence: that task.",
+  }),
+});
+
 /**
- * Each handler: validated input → one call to the key's account object, which judges the key and runs
- * the verb → response. Validation failures still answer 401/403 first.
+ * Each handler: validated input → one call to the caller's account object, which judges the credential
+ * and runs the verb → response. One set for both doors: /api/v1 (the API key) and the tasks page's
+ * /account/tasks (the session), each registered under its access (account.ts), which sets the caller.
  */
+const listTasks: RouteHandler<typeof listTasksRoute, AppEnv> = async (c) => {
+  const { tasksJson, count, serverTime, deleted, nextCursor } = await runFor(c, "listTasks", c.req.valid("query"));
+  const meta = JSON.stringify({ count, serverTime, deleted, nextCursor });
+  // The tasks arrive as one JSON text built in the account's object (taskJsonSql) and are sent as they are:
+  // typed as the route's JSON response, serialised by SQLite instead of c.json.
+  return c.body(`{"data":${tasksJson},"meta":${meta}}`, 200, {
+    "Content-Type": "application/json",
+  }) as unknown as TypedResponse<z.infer<typeof TaskCollection>, 200, "json">;
+};
+
+const createTask: RouteHandler<typeof createTaskRoute, AppEnv> = async (c) => {
+  const idempotencyKey = c.req.valid("header")["idempotency-key"];
+  const { task, replayed } = await runFor(c, "createTask", { input: c.req.valid("json"), idempotencyKey });
+  c.header("Location", absoluteUrl(c.env, c.req.url, taskPath(c, task.id)));
+  c.header("ETag", etagOf(task));
+  if (replayed) c.header("Idempotent-Replayed", "true");
+  return c.json(task, 201);
+};
+
+const getTask: RouteHandler<typeof getTaskRoute, AppEnv> = async (c) => {
+  const task = await runFor(c, "getTask", c.req.valid("param"));
+  c.header("ETag", etagOf(task));
+  return c.json(task, 200);
+};
+
+const updateTask: RouteHandler<typeof updateTaskRoute, AppEnv> = async (c) => {
+  const ifMatch = c.req.valid("header")["if-match"];
+  const { id } = c.req.valid("param");
+  const change = await runFor(c, "updateTask", { id, patch: c.req.valid("json"), ifMatch });
+  c.header("ETag", etagOf(change.task));
+  if (change.next) c.header("Link", `<${taskPath(c, change.next.id)}>; rel="next-occurrence"`);
+  // The tasks page shows a completed repeating task's next occurrence at once, so a session gets it in
+  // the body (`{ task, next }`, as the page has always read it) instead of following the Link.
+  if (c.var.caller.credential.kind === "session") return c.json(change, 200) as never;
+  return c.json(change.task, 200);
+};
+
+const deleteTask: RouteHandler<typeof deleteTaskRoute, AppEnv> = async (c) => {
+  const ifMatch = c.req.valid("header")["if-match"];
+  await runFor(c, "deleteTask", { id: c.req.valid("param").id, ifMatch });
+  return c.body(null, 204);
+};
+
+/** Validation failures still answer 401/403 first: the access's hook (access.ts), set once for the group. */
 export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
-  app.openapi(
-    listTasksRoute,
-    async (c) => {
-      const { tasksJson, count, serverTime, deleted, nextCursor } = await runForKey(
-        c,
-        "listTasks",
-        c.req.valid("query"),
-      );
-      const meta = JSON.stringify({ count, serverTime, deleted, nextCursor });
-      // The tasks arrive as one JSON text built in the account's object (taskJsonSql) and are sent as they are:
-      // typed as the route's JSON response, serialised by SQLite instead of c.json.
-      return c.body(`{"data":${tasksJson},"meta":${meta}}`, 200, {
-        "Content-Type": "application/json",
-      }) as unknown as TypedResponse<z.infer<typeof TaskCollection>, 200, "json">;
-    },
-    authenticateBeforeRejecting,
-  );
-
-  app.openapi(
-    createTaskRoute,
-    async (c) => {
-      const idempotencyKey = c.req.valid("header")["idempotency-key"];
-      const { task, replayed } = await runForKey(c, "createTask", { input: c.req.valid("json"), idempotencyKey });
-      c.header("Location", absoluteUrl(c.env, c.req.url, taskPath(c, task.id)));
-      c.header("ETag", etagOf(task));
-      if (replayed) c.header("Idempotent-Replayed", "true");
-      return c.json(task, 201);
-    },
-    authenticateBeforeRejecting,
-  );
-
-  app.openapi(
-    getTaskRoute,
-    async (c) => {
-      const task = await runForKey(c, "getTask", c.req.valid("param"));
-      c.header("ETag", etagOf(task));
-      return c.json(task, 200);
-    },
-    authenticateBeforeRejecting,
-  );
-
-  app.openapi(
-    updateTaskRoute,
-    async (c) => {
-      const ifMatch = c.req.valid("header")["if-match"];
-      const { id } = c.req.valid("param");
-      const { task, next } = await runForKey(c, "updateTask", { id, patch: c.req.valid("json"), ifMatch });
-      c.header("ETag", etagOf(task));
-      if (next) c.header("Link", `<${taskPath(c, next.id)}>; rel="next-occurrence"`);
-      return c.json(task, 200);
-    },
-    authenticateBeforeRejecting,
-  );
-
-  app.openapi(
-    deleteTaskRoute,
-    async (c) => {
-      const ifMatch = c.req.valid("header")["if-match"];
-      await runForKey(c, "deleteTask", { id: c.req.valid("param").id, ifMatch });
-      return c.body(null, 204);
-    },
-    authenticateBeforeRejecting,
-  );
+  app.openapi(listTasksRoute, listTasks);
+  app.openapi(createTaskRoute, createTask);
+  app.openapi(getTaskRoute, getTask);
+  app.openapi(updateTaskRoute, updateTask);
+  app.openapi(deleteTaskRoute, deleteTask);
 }

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { allowsLoopback } from "../../domain/webhooks/address";
 import { Delivery, NewWebhook, Webhook, WebhookInput, WebhookPatch } from "../../domain/webhooks/schemas";
 import type { AppEnv } from "../../env";
-import { authenticateBeforeRejecting, runForKey } from "../auth";
+import { runFor } from "../auth";
 import { errorResponses } from "../problem";
 import { absoluteUrl } from "../public-origin";
 
@@ -136,50 +136,28 @@ export const listWebhookDeliveriesRoute = createRoute({
 export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   const write = (c: { env: Env }) => ({ allowLoopback: allowsLoopback(c.env) });
 
-  app.openapi(
-    listWebhooksRoute,
-    async (c) => c.json({ data: await runForKey(c, "listWebhooks", {}) }, 200),
-    authenticateBeforeRejecting,
-  );
+  app.openapi(listWebhooksRoute, async (c) => c.json({ data: await runFor(c, "listWebhooks", {}) }, 200));
 
-  app.openapi(
-    createWebhookRoute,
-    async (c) => {
-      const webhook = await runForKey(c, "createWebhook", { input: c.req.valid("json"), ...write(c) });
-      const path = `${c.req.path.replace(/\/webhooks\/?$/, "/webhooks")}/${webhook.id}`;
-      c.header("Location", absoluteUrl(c.env, c.req.url, path));
-      return c.json(webhook, 201);
-    },
-    authenticateBeforeRejecting,
-  );
+  app.openapi(createWebhookRoute, async (c) => {
+    const webhook = await runFor(c, "createWebhook", { input: c.req.valid("json"), ...write(c) });
+    const path = `${c.req.path.replace(/\/webhooks\/?$/, "/webhooks")}/${webhook.id}`;
+    c.header("Location", absoluteUrl(c.env, c.req.url, path));
+    return c.json(webhook, 201);
+  });
 
-  app.openapi(
-    updateWebhookRoute,
-    async (c) => {
-      const args = { id: c.req.valid("param").id, patch: c.req.valid("json"), ...write(c) };
-      return c.json(await runForKey(c, "updateWebhook", args), 200);
-    },
-    authenticateBeforeRejecting,
-  );
+  app.openapi(updateWebhookRoute, async (c) => {
+    const args = { id: c.req.valid("param").id, patch: c.req.valid("json"), ...write(c) };
+    return c.json(await runFor(c, "updateWebhook", args), 200);
+  });
 
-  app.openapi(
-    deleteWebhookRoute,
-    async (c) => {
-      await runForKey(c, "deleteWebhook", c.req.valid("param"));
-      return c.body(null, 204);
-    },
-    authenticateBeforeRejecting,
-  );
+  app.openapi(deleteWebhookRoute, async (c) => {
+    await runFor(c, "deleteWebhook", c.req.valid("param"));
+    return c.body(null, 204);
+  });
 
-  app.openapi(
-    testWebhookRoute,
-    async (c) => c.json(await runForKey(c, "testWebhook", c.req.valid("param")), 202),
-    authenticateBeforeRejecting,
-  );
+  app.openapi(testWebhookRoute, async (c) => c.json(await runFor(c, "testWebhook", c.req.valid("param")), 202));
 
-  app.openapi(
-    listWebhookDeliveriesRoute,
-    async (c) => c.json({ data: await runForKey(c, "listWebhookDeliveries", c.req.valid("param")) }, 200),
-    authenticateBeforeRejecting,
+  app.openapi(listWebhookDeliveriesRoute, async (c) =>
+    c.json({ data: await runFor(c, "listWebhookDeliveries", c.req.valid("param")) }, 200),
   );
 }
