@@ -18,11 +18,11 @@ interface __BaseEnv_Env {
 	BENCH_ROUTES: string;
 	WEBHOOKS_ALLOW_LOOPBACK: string;
 	ADMIN_TOKEN: string;
-	ACCOUNTS: DurableObjectNamespace<import("./src/index").AccountObject>;
+	ACCOUNTS: DurableObjectNamespace<import("./src").AccountObject>;
 }
 declare namespace Cloudflare {
 	interface GlobalProps {
-		mainModule: typeof import("./src/index");
+		mainModule: typeof import("./src");
 		durableNamespaces: "AccountObject";
 	}
 	interface Env extends __BaseEnv_Env {}

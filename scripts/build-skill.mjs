@@ -23,7 +23,7 @@ export { createV1App } from "./src/http/v1/app.ts";
 export { tools } from "./src/mcp/tools/index.ts";
 export { publishedSchema } from "./src/mcp/published-schema.ts";
 export { problemTypes } from "./src/http/problem-types.ts";
-export { statusOfCode } from "./src/http/problem.ts";
+export { statusOfCode } from "./src/transport/problem.ts";
 export { errorCodes } from "./src/domain/errors.ts";
 export { toJSONSchema } from "zod";
 `;

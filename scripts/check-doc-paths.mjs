@@ -4,7 +4,7 @@
 // What counts as a file reference, in docs/*.md, README.md, SKILL.md and llms.txt:
 // - a repository path: `src/…`, `test/…`, `scripts/…`, `web/…`, `migrations/…`, `docs/…` (a file or a
 //   folder; `*` and `{a,b}` are expanded; a trailing `…` means "something in this folder");
-// - a source file named without its root, like `listing-chunks.ts` or `account/routing.ts`, as a code
+// - a source file named without its root, like `listing-chunks.ts` or `control/key-directory.ts`, as a code
 //   span of its own or in an untagged code block (the file maps): some file in the repository must end
 //   with it. In prose and commands such a name is often a package (`ical.js`) or a command's output;
 // - a relative Markdown link, like `[events](events.md)`, resolved from the document's folder.

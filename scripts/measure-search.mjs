@@ -66,7 +66,7 @@ console.log(
     `tasks and their indexes ${perTask(pages("tasks") + pages("tasks_%idx"))}; lists ${perTask(pages("lists%"))}`,
 );
 
-// The condition of src/domain/tasks/search.ts, in SQL.
+// The condition of src/object/tasks/search.ts, in SQL.
 const condition = `tasks.rowid IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH
   (SELECT coalesce(group_concat('"' || replace(?1, '-', '') || replace(value, '"', '""') || '"*', ' AND '), '""') FROM json_each(?2)))
   AND +tasks.account_id = ?1`;

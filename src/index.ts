@@ -1,14 +1,14 @@
 // First: @hono/zod-openapi (through the app) adds `.openapi()` to zod's schemas before any is built.
 import { createApp } from "./app";
-import { accountObject } from "./account/client";
-import { moveWaitingAccounts } from "./account/move-from-d1";
-import { createDb } from "./db/client";
-import { purgeControlPlane } from "./domain/retention";
-import { MCP_PATH } from "./mcp/path";
-import { carriesOAuthToken, isOAuthPath } from "./oauth/paths";
+import { accountObject } from "./control/account-client";
+import { moveWaitingAccounts } from "./control/move-from-d1";
+import { createDb } from "./control/db";
+import { purgeControlPlane } from "./control/retention";
+import { MCP_PATH } from "./transport/mcp-path";
+import { carriesOAuthToken, isOAuthPath } from "./transport/oauth-paths";
 
 // Each account's Durable Object (wrangler.toml [[durable_objects.bindings]]).
-export { AccountObject } from "./account/object";
+export { AccountObject } from "./object/account-object";
 
 // Built on the first request, not at module scope: start-up stays constant set-up only.
 let app: ReturnType<typeof createApp> | undefined;
@@ -26,7 +26,7 @@ const oauth = () => import("./oauth/provider");
 /**
  * The daily job (Cron Trigger): expired and revoked sessions and old Stripe event ids in D1, and accounts
  * that wait for the move from D1 moved into their objects. It logs how many still wait: at `waiting: 0`,
- * src/account/move-from-d1.ts can be deleted. Each account's own retention runs in its object's alarm.
+ * src/control/move-from-d1.ts can be deleted. Each account's own retention runs in its object's alarm.
  */
 async function daily(env: Env) {
   const purged = await purgeControlPlane(createDb(env.DB));

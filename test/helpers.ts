@@ -76,7 +76,7 @@ export async function createTask(key: string, body: Record<string, unknown> = { 
 export const db = () => env.DB;
 
 /**
- * Rows of SQL run in an account's own Durable Object (src/account/object.ts), where its tasks, lists,
+ * Rows of SQL run in an account's own Durable Object (src/object/account-object.ts), where its tasks, lists,
  * search index and idempotency records live: for tests that look at or change stored rows directly.
  */
 export async function accountSql<T = Record<string, SqlStorageValue>>(

@@ -1,6 +1,6 @@
 /**
  * The one error type the domain raises. It knows nothing about HTTP or MCP:
- * `http/problem.ts` renders it as problem+json, `mcp/errors.ts` as a tool result.
+ * `transport/problem.ts` renders it as problem+json, `mcp/errors.ts` as a tool result.
  */
 export const errorCodes = [
   "validation_failed",

@@ -1,20 +1,20 @@
 import { type Hook, OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 import {
   authenticateBeforeRejecting,
   authenticateCaller,
   requireAdminToken,
   requireApiKey,
   requireSession,
-} from "./auth";
+} from "../transport/auth";
 import { session } from "./account-schemas";
-import { privateCors, publicCors } from "./cors";
-import { errorResponses } from "./problem";
+import { privateCors, publicCors } from "../transport/cors";
+import { errorResponses } from "../transport/problem";
 import { TaskChange } from "./v1/tasks";
-import { documentKeyRateLimit, limitAccount, limitAuthByIp } from "./rate-limit";
+import { documentKeyRateLimit, limitAccount, limitAuthByIp } from "../transport/rate-limit";
 import { noStore } from "./security-headers";
-import { defaultHook, jsonBodies } from "./validation";
+import { defaultHook, jsonBodies } from "../transport/validation";
 
 /**
  * Who may call a route, and what runs before its handler. A route gets its access from the app it

@@ -1,10 +1,10 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { listConnections, revokeConnection } from "../domain/connections/service";
-import type { AppEnv } from "../env";
+import { listConnections, revokeConnection } from "../control/connections/service";
+import type { AppEnv } from "../transport/env";
 import { json, session } from "./account-schemas";
-import { errorResponses } from "./problem";
-import { publicOrigin } from "./public-origin";
+import { errorResponses } from "../transport/problem";
+import { publicOrigin } from "../transport/public-origin";
 
 /**
  * The apps a person connected over OAuth (hosted agents such as Claude or ChatGPT connectors): see

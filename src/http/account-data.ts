@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { TypedResponse } from "hono";
 import * as z from "zod";
-import { eraseAccount } from "../domain/accounts/erasure";
-import { exportStream } from "../domain/accounts/export";
-import type { AppEnv } from "../env";
+import { eraseAccount } from "../control/accounts/erasure";
+import { exportStream } from "../control/accounts/export";
+import type { AppEnv } from "../transport/env";
 import { AccountExport } from "./account-export";
 import { body, GivenPassword, json, session } from "./account-schemas";
-import { errorResponses } from "./problem";
-import { publicOrigin } from "./public-origin";
-import { reauthenticate } from "./sign-in";
-import { jsonBody } from "./validation";
+import { errorResponses } from "../transport/problem";
+import { publicOrigin } from "../transport/public-origin";
+import { reauthenticate } from "../transport/sign-in";
+import { jsonBody } from "../transport/validation";
 
 /** The account's data as a whole: take it out (GDPR art. 15, 20), erase it (art. 17). Guards: SESSION (access.ts). */
 

@@ -1,16 +1,16 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import * as z from "zod";
-import type { AccountCaller } from "../account/caller";
-import { runVerb } from "../account/caller";
+import type { AccountCaller } from "../control/caller";
+import { runVerb } from "../control/caller";
 import { sha256Hex } from "../domain/crypto";
-import { newFeedToken } from "../domain/feeds/service";
+import { newFeedToken } from "../object/feeds";
 import { allowsLoopback } from "../domain/webhooks/address";
 import { Delivery, Webhook } from "../domain/webhooks/schemas";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 import { json, session } from "./account-schemas";
-import { errorResponses } from "./problem";
-import { absoluteUrl } from "./public-origin";
+import { errorResponses } from "../transport/problem";
+import { absoluteUrl } from "../transport/public-origin";
 
 /**
  * The account page's calendar feed and webhooks: see, make, rotate or turn off the feed; see the

@@ -1,5 +1,5 @@
 import * as z from "zod";
-import { EXPORT_FORMAT } from "../domain/accounts/export";
+import { EXPORT_FORMAT } from "../control/accounts/export";
 import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
@@ -8,7 +8,7 @@ import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
 
 /**
  * The shape of `GET /account/export`, published as JSON Schema in the OpenAPI document. The
- * document is written by a stream (domain/accounts/export.ts), not by this schema;
+ * document is written by a stream (control/accounts/export.ts), not by this schema;
  * test/account/export.test.ts parses a real export with it, so the two cannot drift apart.
  */
 export const AccountExport = z

@@ -1,12 +1,12 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { changePassword } from "../domain/accounts/reauthentication";
-import { endSession, listSessions } from "../domain/accounts/sessions";
-import type { AppEnv } from "../env";
+import { changePassword } from "../control/accounts/reauthentication";
+import { endSession, listSessions } from "../control/accounts/sessions";
+import type { AppEnv } from "../transport/env";
 import { body, GivenPassword, json, NewPassword, session, SessionSummary } from "./account-schemas";
-import { errorResponses } from "./problem";
-import { publicOrigin } from "./public-origin";
-import { reauthenticate } from "./sign-in";
+import { errorResponses } from "../transport/problem";
+import { publicOrigin } from "../transport/public-origin";
+import { reauthenticate } from "../transport/sign-in";
 
 /** The account's sessions (see them, end one: a lost laptop) and its password. Guards: SESSION (access.ts). */
 

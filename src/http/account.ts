@@ -1,12 +1,12 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { getAccount, logIn, logOut, signUp, updateAccount } from "../domain/accounts/service";
-import { createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys/service";
+import { getAccount, logIn, logOut, signUp, updateAccount } from "../control/accounts/service";
+import { createApiKey, listApiKeys, revokeApiKey } from "../control/api-keys/service";
 import { AppError } from "../domain/errors";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 import { routesFor, SESSION, SESSION_TASKS, SIGN_IN, SIGN_OUT } from "./access";
-import { limitLogin, rememberDevice } from "./sign-in";
-import { errorResponses } from "./problem";
+import { limitLogin, rememberDevice } from "../transport/sign-in";
+import { errorResponses } from "../transport/problem";
 import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";

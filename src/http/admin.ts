@@ -1,9 +1,9 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { grantMembership } from "../domain/accounts/service";
-import type { AppEnv } from "../env";
+import { grantMembership } from "../control/accounts/service";
+import type { AppEnv } from "../transport/env";
 import { ADMIN, routesFor } from "./access";
-import { errorResponses } from "./problem";
+import { errorResponses } from "../transport/problem";
 
 const MembershipGrant = z.strictObject({
   email: z.email({ error: "must be an email address" }),

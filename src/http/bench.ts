@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { sql } from "drizzle-orm";
-import { accountObject } from "../account/client";
+import { accountObject } from "../control/account-client";
 import { AppError } from "../domain/errors";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 import { PUBLIC, routesFor } from "./access";
 
 export const BENCH_D1_PATH = "/_bench/d1";

@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { getAccount } from "../domain/accounts/service";
-import { applyStripeEvent } from "../domain/billing/events";
-import { billingOf, customerOf } from "../domain/billing/store";
+import { getAccount } from "../control/accounts/service";
+import { applyStripeEvent } from "../control/billing/events";
+import { billingOf, customerOf } from "../control/billing/store";
 import { AppError } from "../domain/errors";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 import { body, json, session } from "./account-schemas";
 import { PUBLIC, routesFor } from "./access";
-import { readWithin } from "./body";
-import { errorResponses } from "./problem";
-import { absoluteUrl } from "./public-origin";
+import { readWithin } from "../transport/body";
+import { errorResponses } from "../transport/problem";
+import { absoluteUrl } from "../transport/public-origin";
 import { billingConfig, billingEnabled, fromStripeError, stripeClient, verifiedEvent } from "./stripe";
 
 /** Self-serve Max through Stripe (docs/billing.md): the page's billing routes and Stripe's webhook. */

@@ -1,15 +1,15 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { accountObject } from "../account/client";
-import { unwrap } from "../account/result";
+import { accountObject } from "../control/account-client";
+import { unwrap } from "../object/result";
 import { renderTaskFeed } from "../domain/calendars/ics";
 import { sha256Hex } from "../domain/crypto";
 import { AppError } from "../domain/errors";
-import { accountOfFeedToken } from "../domain/feeds/service";
+import { accountOfFeedToken } from "../object/feeds";
 import { floatingMidnight, fromFloating } from "../domain/tasks/wall-clock";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 import { etagOf, matches } from "./conditional";
-import { errorResponses } from "./problem";
+import { errorResponses } from "../transport/problem";
 
 /**
  * The account's private calendar feed, `/feeds/<token>.ics`: the secret token is the credential

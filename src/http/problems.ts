@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { AppError, errorCodes, type ErrorCode } from "../domain/errors";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 import { problemTypes } from "./problem-types";
-import { statusOfCode, titleOf } from "./problem";
+import { statusOfCode, titleOf } from "../transport/problem";
 
 const escapeHtml = (text: string) =>
   text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../transport/env";
 
 /**
  * Baseline headers for everything the Worker answers. HTML pages (the API reference) get a

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { StripeEvent } from "../domain/billing/events";
+import type { StripeEvent } from "../control/billing/events";
 import { AppError } from "../domain/errors";
 
 /**

@@ -1,10 +1,10 @@
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { type AccountCaller, runVerb } from "../account/caller";
-import type { VerbArgs, VerbName, VerbValue } from "../account/verbs";
+import { type AccountCaller, runVerb } from "../control/caller";
+import type { VerbArgs, VerbName, VerbValue } from "../object/verbs";
 import { isAppError } from "../domain/errors";
-import { bearerFromHeader, keyCaller } from "../http/auth";
-import { consume, failedKeyAttempt, limitApiKey, RATE_POLICIES, type RateHeaders } from "../http/rate-limit";
-import type { OAuthGrant } from "../oauth/grant";
+import { bearerFromHeader, keyCaller } from "../transport/auth";
+import { consume, failedKeyAttempt, limitApiKey, RATE_POLICIES, type RateHeaders } from "../transport/rate-limit";
+import type { OAuthGrant } from "../transport/grant";
 import { requireToolScopes } from "./tool-scopes";
 
 /**

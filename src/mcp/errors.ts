@@ -1,7 +1,7 @@
 import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { toAppError } from "../http/app-error";
+import { toAppError } from "../transport/app-error";
 import type { ErrorCode } from "../domain/errors";
-import { upgradeUrl } from "../http/problem";
+import { upgradeUrl } from "../transport/problem";
 
 /**
  * The one rendering of domain errors for MCP. Errors the model can act on (fix an argument,

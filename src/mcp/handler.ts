@@ -1,21 +1,21 @@
 import { type AuthInfo, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
-import { toAppError } from "../http/app-error";
+import { toAppError } from "../transport/app-error";
 import { AppError } from "../domain/errors";
-import { bearerFromHeader } from "../http/auth";
-import { originAllowedFor } from "../http/cors";
-import { problemResponseFor } from "../http/problem";
-import { publicOrigin } from "../http/public-origin";
-import { withRateHeaders } from "../http/rate-limit";
-import { protectedResourceMetadataPath } from "../oauth/paths";
-import type { OAuthGrant } from "../oauth/grant";
+import { bearerFromHeader } from "../transport/auth";
+import { originAllowedFor } from "../transport/cors";
+import { problemResponseFor } from "../transport/problem";
+import { publicOrigin } from "../transport/public-origin";
+import { withRateHeaders } from "../transport/rate-limit";
+import { protectedResourceMetadataPath } from "../transport/oauth-paths";
+import type { OAuthGrant } from "../transport/grant";
 import { InsufficientScope } from "./tool-scopes";
 import { batchProblem } from "./batch";
 import { grantCredential, keyCredential } from "./credentials";
 import { createServer } from "./server";
-import { MCP_PATH } from "./path";
+import { MCP_PATH } from "../transport/mcp-path";
 import type { ToolContext } from "./tools";
-import { readWithin } from "../http/body";
+import { readWithin } from "../transport/body";
 
 // CORS for every /mcp answer, SDK-built or ours: any origin may read results (the key is the credential).
 const MCP_CORS = {

@@ -1,7 +1,7 @@
 import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 import type * as z from "zod";
 import { type JsonSchema, publishedSchema, type SchemaIo } from "./published-schema";
-import { validationError } from "../http/validation";
+import { validationError } from "../transport/validation";
 import { toolError } from "./errors";
 import { offersTool } from "./tool-scopes";
 import { type ToolContext, type ToolDescriptor, tools } from "./tools";

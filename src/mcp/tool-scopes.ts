@@ -1,5 +1,5 @@
 import { AppError } from "../domain/errors";
-import { TASKS_READ, TASKS_WRITE } from "../oauth/scopes";
+import { TASKS_READ, TASKS_WRITE } from "../transport/scopes";
 import { tools } from "./tools";
 
 /**

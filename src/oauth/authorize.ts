@@ -1,19 +1,19 @@
 import type { AuthRequest, ConsentDescription, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { type Context, Hono, type Next } from "hono";
-import { accountSecret } from "../domain/accounts/reauthentication";
-import { getAccount, verifyCredentials } from "../domain/accounts/service";
-import { createConnection, newConnectionId } from "../domain/connections/service";
+import { accountSecret } from "../control/accounts/reauthentication";
+import { getAccount, verifyCredentials } from "../control/accounts/service";
+import { createConnection, newConnectionId } from "../control/connections/service";
 import { AppError, isAppError } from "../domain/errors";
-import type { AppEnv } from "../env";
-import { readWithin } from "../http/body";
-import { publicOrigin } from "../http/public-origin";
-import { clientIp, consume, RATE_POLICIES } from "../http/rate-limit";
-import { limitLogin } from "../http/sign-in";
+import type { AppEnv } from "../transport/env";
+import { readWithin } from "../transport/body";
+import { publicOrigin } from "../transport/public-origin";
+import { clientIp, consume, RATE_POLICIES } from "../transport/rate-limit";
+import { limitLogin } from "../transport/sign-in";
 import { ClientLookupTimeout, clientIdRefusal, withinLookupTime } from "./client-id";
 import { isConsentTicketOf, issueConsentTicket, ticketAccountId } from "./consent-ticket";
 import { consentPage, errorPage, pageHeaders, signInPage } from "./pages";
-import { OAUTH_ENDPOINTS, oversized } from "./paths";
-import { grantedScopes } from "./scopes";
+import { OAUTH_ENDPOINTS, oversized } from "../transport/oauth-paths";
+import { grantedScopes } from "../transport/scopes";
 
 /**
  * The authorization endpoint: the provider's defaultHandler serves it (src/oauth/provider.ts).

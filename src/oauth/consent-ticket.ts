@@ -1,10 +1,10 @@
-import type { DeviceSigner } from "../domain/accounts/device";
+import type { DeviceSigner } from "../control/accounts/device";
 import { fromHex, sha256Hex, timingSafeEqual, toHex } from "../domain/crypto";
 
 /**
  * Who signed in on the authorize page, carried from the sign-in step to the consent step: no session is
  * created for it. `<account id>.<expires, epoch seconds>.<HMAC-SHA-256>`, keyed by the account's password
- * hash (as device tokens are, domain/accounts/device.ts), over the consent handle it was issued with.
+ * hash (as device tokens are, control/accounts/device.ts), over the consent handle it was issued with.
  * The handle is the provider's: single use, ten minutes, bound to the browser that opened it by a
  * `__Host-` cookie. So a ticket is worth nothing without that browser and that handle, dies with the
  * handle and with a new password, and no secret of our own is stored anywhere.

@@ -1,7 +1,7 @@
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
-import { plainClientName } from "../domain/connections/client-name";
-import { MAX_CLIENT_NAME } from "../domain/connections/service";
-import { SCOPE_DESCRIPTIONS, type Scope } from "./scopes";
+import { plainClientName } from "../control/connections/client-name";
+import { MAX_CLIENT_NAME } from "../control/connections/service";
+import { SCOPE_DESCRIPTIONS, type Scope } from "../transport/scopes";
 
 /**
  * The authorize pages, rendered by the Worker as plain HTML forms: no script, the account page's

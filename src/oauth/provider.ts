@@ -6,20 +6,20 @@ import {
   type OAuthProviderOptions,
   type TokenExchangeCallbackOptions,
 } from "@cloudflare/workers-oauth-provider";
-import { toAppError } from "../http/app-error";
-import type { OAuthGrant } from "./grant";
-import { createDb } from "../db/client";
-import { CONNECTION_IDLE_DAYS, useConnectionForRefresh } from "../domain/connections/service";
+import { toAppError } from "../transport/app-error";
+import type { OAuthGrant } from "../transport/grant";
+import { createDb } from "../control/db";
+import { CONNECTION_IDLE_DAYS, useConnectionForRefresh } from "../control/connections/service";
 import { AppError } from "../domain/errors";
-import { problemResponseFor } from "../http/problem";
-import { publicOrigin } from "../http/public-origin";
-import { clientIp, consume, RATE_POLICIES, withRateHeaders } from "../http/rate-limit";
-import { MCP_PATH } from "../mcp/path";
-import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "./paths";
+import { problemResponseFor } from "../transport/problem";
+import { publicOrigin } from "../transport/public-origin";
+import { clientIp, consume, RATE_POLICIES, withRateHeaders } from "../transport/rate-limit";
+import { MCP_PATH } from "../transport/mcp-path";
+import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT, protectedResourceMetadataPath } from "../transport/oauth-paths";
 import { handleTokenRequest } from "./token-endpoint";
 import { reportProviderError } from "./provider-reports";
 import { registrationRefusal, withPlainClientName } from "./registration";
-import { SCOPES } from "./scopes";
+import { SCOPES } from "../transport/scopes";
 
 export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "@cloudflare/workers-oauth-provider";
 

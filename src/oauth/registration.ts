@@ -1,7 +1,7 @@
 import type { ClientRegistrationCallbackOptions } from "@cloudflare/workers-oauth-provider";
-import { plainClientName } from "../domain/connections/client-name";
-import { MAX_CLIENT_NAME } from "../domain/connections/service";
-import { readWithin } from "../http/body";
+import { plainClientName } from "../control/connections/client-name";
+import { MAX_CLIENT_NAME } from "../control/connections/service";
+import { readWithin } from "../transport/body";
 
 /**
  * Dynamic client registration (RFC 7591), answered by the provider: our rules on what a client may

@@ -1,5 +1,5 @@
 import type { OAuthHelpers, OAuthProvider } from "@cloudflare/workers-oauth-provider";
-import { createDb, type Db } from "../db/client";
+import { createDb, type Db } from "../control/db";
 import {
   claimRefresh,
   completeRefresh,
@@ -7,9 +7,9 @@ import {
   recordFirstRefreshToken,
   refreshTokenHash,
   releaseRefresh,
-} from "../domain/connections/refresh-tokens";
-import { changeAccount } from "../account/client";
-import { revokeConnectionOfGrant } from "../domain/connections/service";
+} from "../control/connections/refresh-tokens";
+import { changeAccount } from "../control/account-client";
+import { revokeConnectionOfGrant } from "../control/connections/service";
 import { withProviderReports } from "./provider-reports";
 import { screenTokenRequest, tokenError, tokenForm } from "./token-request";
 
@@ -18,7 +18,7 @@ import { screenTokenRequest, tokenError, tokenForm } from "./token-request";
  * connection rows in D1 follow what happened to the grant:
  * - a code exchange records the grant's first refresh token; a replayed code (the provider ends the
  *   grant) ends the connection;
- * - a refresh runs under reuse detection (src/domain/connections/refresh-tokens.ts);
+ * - a refresh runs under reuse detection (src/control/connections/refresh-tokens.ts);
  * - a client revoking its own grant ends the connection.
  * Every connection ends through revokeConnectionOfGrant, the one way a grant's connection is revoked.
  */

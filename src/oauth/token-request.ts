@@ -1,6 +1,6 @@
 import type { OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { ClientLookupTimeout, clientIdRefusal, tokenRequestClientIds, withinLookupTime } from "./client-id";
-import { oversized } from "./paths";
+import { oversized } from "../transport/oauth-paths";
 
 /**
  * What the token endpoint refuses before the provider reads a request: ids or tokens longer than any of

@@ -1,9 +1,9 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { EXPORT_PAGE_SIZE } from "../../src/account/export";
-import { createDb } from "../../src/db/client";
-import { exportStream } from "../../src/domain/accounts/export";
+import { EXPORT_PAGE_SIZE } from "../../src/object/export";
+import { createDb } from "../../src/control/db";
+import { exportStream } from "../../src/control/accounts/export";
 import { call, maxUser } from "../helpers";
 
 /**

@@ -70,7 +70,7 @@ describe("GET /account/export", () => {
 
   it("pages through more tasks than one page holds, in id order, none twice", async () => {
     const user = await maxUser("export-pages");
-    const { EXPORT_PAGE_SIZE } = await import("../../src/account/export");
+    const { EXPORT_PAGE_SIZE } = await import("../../src/object/export");
     const count = EXPORT_PAGE_SIZE * 2 + 7;
     const ids = Array.from({ length: count }, (_, i) => `t-${String(i).padStart(5, "0")}`);
     // Written straight into the account's object, where its tasks live.

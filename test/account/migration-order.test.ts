@@ -3,11 +3,11 @@ import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { describe, expect, it } from "vitest";
-import { migrateInOrder } from "../../src/account/migrate";
-import migrations from "../../src/account/migrations/migrations";
+import { migrateInOrder } from "../../src/object/migrate";
+import migrations from "../../src/object/migrations/migrations.js";
 
 /**
- * The objects' migrations run in journal order, each exactly once (src/account/migrate.ts). A journal
+ * The objects' migrations run in journal order, each exactly once (src/object/migrate.ts). A journal
  * entry's `when` is what every object recorded of it: it must be unique and never change.
  */
 

@@ -4,7 +4,7 @@ import { base62Fixed, crc32, randomBase62, sha256Hex } from "../../src/domain/cr
 import { accountSql, call, json, signUp } from "../helpers";
 
 /**
- * The move from D1 (src/account/move-from-d1.ts): a database written by the single-database release (its
+ * The move from D1 (src/control/move-from-d1.ts): a database written by the single-database release (its
  * tables, as its migrations left them, and its rows, as its code wrote them: a key without an account in
  * it, tasks, tombstones, lists, an idempotency record stored as SQL JSON) keeps everything when this
  * release serves it. Migration 0013 marked every account of that database as waiting; a waiting account's
@@ -151,7 +151,7 @@ describe("an account written by the single-database release", () => {
     const { createScheduledController, createExecutionContext, waitOnExecutionContext } = await import(
       "cloudflare:test"
     );
-    const worker = (await import("../../src/index")).default;
+    const worker = (await import("../../src")).default;
     const ctx = createExecutionContext();
     await worker.scheduled(createScheduledController(), env, ctx);
     await waitOnExecutionContext(ctx);

@@ -1,15 +1,15 @@
 import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { callAccount } from "../../src/account/client";
-import { createDb } from "../../src/db/client";
-import { signUp as signUpAccount } from "../../src/domain/accounts/service";
+import { callAccount } from "../../src/control/account-client";
+import { createDb } from "../../src/control/db";
+import { signUp as signUpAccount } from "../../src/control/accounts/service";
 import { accountSql, signUp, uniqueEmail } from "../helpers";
 import { probedAccounts, probedD1 } from "../support/d1-probes";
 
 /**
- * An account's object from its start (src/account/object.ts): sign-up sets it up with `init`, with no
- * move from D1; the move runs only for an account D1 marks as waiting (src/account/move-from-d1.ts).
+ * An account's object from its start (src/object/account-object.ts): sign-up sets it up with `init`, with no
+ * move from D1; the move runs only for an account D1 marks as waiting (src/control/move-from-d1.ts).
  */
 
 function probedEnv() {

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RATE_POLICIES } from "../../src/http/rate-limit";
+import { RATE_POLICIES } from "../../src/transport/rate-limit";
 import { atWindowStart, limited, uniqueIp } from "../hardening/support";
 import { call, json, maxUser, signUp } from "../helpers";
 

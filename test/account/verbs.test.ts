@@ -2,15 +2,15 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import * as schema from "../../src/account/schema";
-import { type VerbName, verbs } from "../../src/account/verbs";
-import { none, type Verb, verb } from "../../src/account/verbs/verb";
-import type { AccountContext } from "../../src/domain/context";
-import { deleteTask } from "../../src/domain/tasks/write";
+import * as schema from "../../src/object/schema";
+import { type VerbName, verbs } from "../../src/object/verbs";
+import { none, type Verb, verb } from "../../src/object/verbs/verb";
+import type { AccountContext } from "../../src/object/context";
+import { deleteTask } from "../../src/object/tasks/write";
 import { type EventType, eventTypes } from "../../src/domain/webhooks/schemas";
 
 /**
- * Every verb, from its one declaration (src/account/verbs/<verb>.ts): what it needs, whether it writes,
+ * Every verb, from its one declaration (src/object/verbs/<verb>.ts): what it needs, whether it writes,
  * and the events it raises. A new verb must join these tables, and a writing verb must say what it
  * raises, even when that is nothing.
  */

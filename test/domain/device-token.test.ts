@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEVICE_TOKEN_DAYS, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "../../src/domain/accounts/device";
+import { DEVICE_TOKEN_DAYS, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "../../src/control/accounts/device";
 
 const account = { id: "0193c000-0000-7000-8000-000000000001", passwordHash: "pbkdf2-sha256$100000$00$11" };
 const DAY = 86_400_000;

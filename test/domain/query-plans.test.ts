@@ -2,11 +2,11 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import * as schema from "../../src/account/schema";
-import { listLists } from "../../src/domain/lists/service";
-import { purgeAccount } from "../../src/domain/retention";
-import { listTasks } from "../../src/domain/tasks/list";
-import { createTask, updateTask } from "../../src/domain/tasks/write";
+import * as schema from "../../src/object/schema";
+import { listLists } from "../../src/object/lists/service";
+import { purgeAccount } from "../../src/object/retention";
+import { listTasks } from "../../src/object/tasks/list";
+import { createTask, updateTask } from "../../src/object/tasks/write";
 import { maxUser } from "../helpers";
 
 /**

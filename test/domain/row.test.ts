@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { TaskRow } from "../../src/account/schema";
-import { toTask } from "../../src/domain/tasks/row";
+import type { TaskRow } from "../../src/object/schema";
+import { toTask } from "../../src/object/tasks/row";
 
 const row: TaskRow = {
   id: "t1",
@@ -46,7 +46,7 @@ describe("taskJsonSql", () => {
     const user = await maxUser("task-json");
     await createTask(user.key, { title: 'Quote " and \\ and \u0001 and 😀', notes: "n", important: true });
     await createTask(user.key, { title: "Plain" });
-    const { taskJsonSql } = await import("../../src/domain/tasks/row");
+    const { taskJsonSql } = await import("../../src/object/tasks/row");
     const { sql } = await import("drizzle-orm");
     const { SQLiteSyncDialect } = await import("drizzle-orm/sqlite-core");
     const text = new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${taskJsonSql} AS json, * FROM tasks`).sql;

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { and, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import * as schema from "../../src/account/schema";
-import { matchesSearch, searchTerms } from "../../src/domain/tasks/search";
+import * as schema from "../../src/object/schema";
+import { matchesSearch, searchTerms } from "../../src/object/tasks/search";
 import { accountSql, maxUser } from "../helpers";
 
 /**

@@ -3,8 +3,8 @@ import { env } from "cloudflare:workers";
 import { and, asc, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import { describe, expect, it } from "vitest";
-import * as schema from "../../src/account/schema";
-import { MAX_SEARCH_TERMS, matchesSearch, searchTerms, WORD_SEPARATORS } from "../../src/domain/tasks/search";
+import * as schema from "../../src/object/schema";
+import { MAX_SEARCH_TERMS, matchesSearch, searchTerms, WORD_SEPARATORS } from "../../src/object/tasks/search";
 import { accountSql, call, createTask, maxUser } from "../helpers";
 
 const { tasks } = schema;

@@ -1,6 +1,6 @@
 import { countTokens } from "gpt-tokenizer/encoding/o200k_base";
 import { beforeAll, describe, expect, it } from "vitest";
-import { REFRESH_GRACE_SECONDS } from "../../src/domain/connections/refresh-tokens";
+import { REFRESH_GRACE_SECONDS } from "../../src/control/connections/refresh-tokens";
 import { errorCodes } from "../../src/domain/errors";
 import { call, json, maxUser } from "../helpers";
 import { servedSkill } from "./served-skill";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/domain/api-keys/format";
-import { RATE_POLICIES } from "../../src/http/rate-limit";
+import { generateApiKey } from "../../src/control/api-keys/format";
+import { RATE_POLICIES } from "../../src/transport/rate-limit";
 import { atWindowStart, limited, uniqueIp } from "./support";
 
 /**

@@ -1,7 +1,7 @@
 import { createExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it, vi } from "vitest";
-import worker from "../../src/index";
+import worker from "../../src";
 import { accountSql, BASE, call, createKey, json, maxUser, signUp } from "../helpers";
 import { probedAccounts, probedD1 } from "../support/d1-probes";
 import { callWith, faultyD1, uniqueIp, unreachableAccounts, withFaultyObjectSql } from "./support";

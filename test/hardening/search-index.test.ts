@@ -4,8 +4,8 @@ import { and, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/durable-sqlite";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import * as schema from "../../src/account/schema";
-import { matchesSearch, searchTerms, WORD_SEPARATORS } from "../../src/domain/tasks/search";
+import * as schema from "../../src/object/schema";
+import { matchesSearch, searchTerms, WORD_SEPARATORS } from "../../src/object/tasks/search";
 import { accountSql, call, createTask, json, maxUser } from "../helpers";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RATE_POLICIES } from "../../src/http/rate-limit";
+import { RATE_POLICIES } from "../../src/transport/rate-limit";
 import { json, uniqueEmail } from "../helpers";
 import { atWindowStart, limited, uniqueIp } from "./support";
 

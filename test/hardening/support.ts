@@ -1,7 +1,7 @@
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { errorCodes } from "../../src/domain/errors";
-import worker from "../../src/index";
+import worker from "../../src";
 import { BASE, type CallOptions } from "../helpers";
 
 /**

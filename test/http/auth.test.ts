@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/domain/api-keys/format";
+import { generateApiKey } from "../../src/control/api-keys/format";
 import { accountSql, call, createKey, createTask, grant, json, maxUser, signUp } from "../helpers";
 
 const taskCalls = (id = "0193c000-0000-7000-8000-000000000000") => [

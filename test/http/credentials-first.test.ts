@@ -1,7 +1,7 @@
 import { exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/domain/api-keys/format";
-import { MAX_BODY_BYTES } from "../../src/http/validation";
+import { generateApiKey } from "../../src/control/api-keys/format";
+import { MAX_BODY_BYTES } from "../../src/transport/validation";
 import { ADMIN_TOKEN, BASE, createKey, json, maxUser, signUp } from "../helpers";
 
 /**

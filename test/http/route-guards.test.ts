@@ -4,8 +4,8 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { API_KEY, accessesOf, isPublic, PUBLIC, routesFor, SESSION_TASKS } from "../../src/http/access";
-import { MCP_PATH } from "../../src/mcp/path";
-import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT } from "../../src/oauth/paths";
+import { MCP_PATH } from "../../src/transport/mcp-path";
+import { OAUTH_ENDPOINTS, PROTECTED_RESOURCE_ROOT } from "../../src/transport/oauth-paths";
 import { BASE } from "../helpers";
 
 /**
@@ -84,7 +84,7 @@ const outsideHono: Route[] = [
     declaredPublic: false,
     source: "src/index.ts",
   })),
-  // The OAuth provider's own endpoints (src/oauth/paths.ts): public by the protocol, which they implement.
+  // The OAuth provider's own endpoints (src/transport/oauth-paths.ts): public by the protocol, which they implement.
   ...[
     ["POST", OAUTH_ENDPOINTS.token],
     ["POST", OAUTH_ENDPOINTS.register],

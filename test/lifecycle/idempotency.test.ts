@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runVerb } from "../../src/account/caller";
+import { runVerb } from "../../src/control/caller";
 import { accountSql, call, json } from "../helpers";
 import { listAll, patch, zonedUser } from "./support";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type AccountCaller, runVerb } from "../../src/account/caller";
+import { type AccountCaller, runVerb } from "../../src/control/caller";
 import { call, createTask, json } from "../helpers";
 
 const completeTask = (caller: AccountCaller, id: string) => runVerb(caller, "completeTask", { id });

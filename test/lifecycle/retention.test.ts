@@ -6,7 +6,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
+import worker from "../../src";
 import { accountSql, call, createTask, json } from "../helpers";
 import { zonedUser } from "./support";
 

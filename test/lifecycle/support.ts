@@ -1,5 +1,5 @@
 import { env } from "cloudflare:workers";
-import type { AccountCaller } from "../../src/account/caller";
+import type { AccountCaller } from "../../src/control/caller";
 import { sha256Hex } from "../../src/domain/crypto";
 import { call, json, maxUser } from "../helpers";
 

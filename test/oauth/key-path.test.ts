@@ -1,7 +1,7 @@
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import worker from "../../src/index";
+import worker from "../../src";
 import { faultyD1, unreachableAccounts } from "../hardening/support";
 import { maxUser } from "../helpers";
 import { probedAccounts } from "../support/d1-probes";

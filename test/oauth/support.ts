@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
-import worker from "../../src/index";
+import worker from "../../src";
 
 /**
  * OAuth needs https (or loopback http): these tests call the Worker at https://example.com, where the

@@ -9,9 +9,9 @@ import { checkDocPaths, expandBraces, repositoryIndex, stalePaths } from "../../
 
 const root = join(import.meta.dirname, "..", "..");
 const index = repositoryIndex([
-  "src/account/routing.ts",
-  "src/domain/tasks/list.ts",
-  "src/domain/tasks/write.ts",
+  "src/control/key-directory.ts",
+  "src/object/tasks/list.ts",
+  "src/object/tasks/write.ts",
   "src/http/account-task-routes.ts",
   "src/http/account-list-routes.ts",
   "migrations/0008_lists_and_search.sql",
@@ -31,7 +31,7 @@ describe("check-doc-paths", () => {
 
   it("accepts files, folders, globs, braces, a trailing … and prose punctuation", () => {
     const text = [
-      "See src/account/routing.ts, src/domain/tasks/ and `src/domain/tasks/*.ts`.",
+      "See src/control/key-directory.ts, src/domain/tasks/ and `src/domain/tasks/*.ts`.",
       "Both `src/http/account-{task,list}-routes.ts`; anything in `src/domain/…`; migrations/0008_lists_and_search.sql:20.",
     ].join("\n");
     assert.deepEqual(stale(text), []);
@@ -46,9 +46,9 @@ describe("check-doc-paths", () => {
 
   it("checks a source file named without its root, as a code span or in a file map", () => {
     const text = [
-      "Routing is `account/routing.ts`; chunks were `listing-chunks.ts`.",
+      "Routing is `control/key-directory.ts`; chunks were `listing-chunks.ts`.",
       "```",
-      "src/account/routing.ts   the directory (account/routing.ts), then idempotency.ts",
+      "src/control/key-directory.ts   the directory (control/key-directory.ts), then idempotency.ts",
       "```",
     ].join("\n");
     assert.deepEqual(stale(text), [

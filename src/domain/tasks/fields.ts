@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { integer, type SQLiteColumnBuilderBase, text } from "drizzle-orm/sqlite-core";
 import type * as z from "zod";
-import { nowSql } from "../../db/clock";
+import { nowSql } from "../clock";
 import { Completed, Due, Important, ListId, Notes, Reminder, Repeat, TaskId, Timestamp, Title } from "./values";
 
 /**

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../transport/env";
 import { API_KEY, PUBLIC, PUBLIC_DOCUMENT, routesFor } from "../access";
 import { registerCalendarRoutes } from "./calendars";
 import { getTaskFeedRoute } from "../feeds";

@@ -6,9 +6,9 @@ import { findPack, getManifest, getPack, listPacks, readPackBody } from "../../d
 import { dtstampOf, ICS_FORMAT_VERSION, renderIcs } from "../../domain/calendars/ics";
 import { boundsOf, eventsBetween } from "../../domain/calendars/holidays";
 import { CalendarManifest, CalendarPack, HolidayDay, HolidayYear, PackFilter } from "../../domain/calendars/schemas";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../transport/env";
 import { etagOf, matches } from "../conditional";
-import { errorResponses } from "../problem";
+import { errorResponses } from "../../transport/problem";
 
 /**
  * Public calendar packs: no credentials, any origin, shared caches welcome. Packs only change

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { Scalar } from "@scalar/hono-api-reference";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../transport/env";
 
 /**
  * Same-origin copy of Scalar's standalone bundle, written to static/ by scripts/build-docs.mjs and

@@ -2,13 +2,13 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { List } from "../../domain/lists/schemas";
 import { Task } from "../../domain/tasks/schemas";
-import type { EventData } from "../../domain/webhooks/outbox";
+import type { EventData } from "../../object/webhooks/outbox";
 import { type EventType, eventTypes } from "../../domain/webhooks/schemas";
-import type { AppEnv } from "../../env";
+import type { AppEnv } from "../../transport/env";
 
 /**
  * The events as OpenAPI 3.1 `webhooks`: what a receiver gets, per type. Sent by the account's object
- * (src/account/delivery.ts); described here so the document shows both directions.
+ * (src/object/delivery.ts); described here so the document shows both directions.
  */
 
 const Deleted = z.object({ id: z.string() }).meta({ description: "The deleted task or list." });

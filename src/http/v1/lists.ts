@@ -2,10 +2,10 @@ import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-open
 import * as z from "zod";
 import { List, ListInput, ListPatch, ListTombstone } from "../../domain/lists/schemas";
 import { ListId, Since } from "../../domain/tasks/values";
-import type { AppEnv } from "../../env";
-import { runFor } from "../auth";
-import { errorResponses } from "../problem";
-import { absoluteUrl } from "../public-origin";
+import type { AppEnv } from "../../transport/env";
+import { runFor } from "../../transport/auth";
+import { errorResponses } from "../../transport/problem";
+import { absoluteUrl } from "../../transport/public-origin";
 
 const security = [{ bearerAuth: [] }];
 const authErrors = ["unauthorized", "max_required"] as const;

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import type { AppEnv } from "../../env";
-import { absoluteUrl } from "../public-origin";
+import type { AppEnv } from "../../transport/env";
+import { absoluteUrl } from "../../transport/public-origin";
 import { API_VERSION } from "./root";
 
 /** GET /openapi.json on `app`: the document of every route registered on `v1`, generated per request. */

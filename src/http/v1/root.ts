@@ -1,8 +1,8 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import type { AppEnv } from "../../env";
-import { errorResponses } from "../problem";
-import { publicOrigin } from "../public-origin";
+import type { AppEnv } from "../../transport/env";
+import { errorResponses } from "../../transport/problem";
+import { publicOrigin } from "../../transport/public-origin";
 
 export const API_VERSION = "1.0.0";
 

@@ -3,10 +3,10 @@ import type { Context, TypedResponse } from "hono";
 import * as z from "zod";
 import { etagOf } from "../../domain/tasks/etag";
 import { Task, TaskInput, TaskPatch } from "../../domain/tasks/schemas";
-import type { AppEnv } from "../../env";
-import { runFor } from "../auth";
-import { errorResponses } from "../problem";
-import { absoluteUrl } from "../public-origin";
+import type { AppEnv } from "../../transport/env";
+import { runFor } from "../../transport/auth";
+import { errorResponses } from "../../transport/problem";
+import { absoluteUrl } from "../../transport/public-origin";
 import { ETag, IdempotencyHeader, IdParam, IfMatchHeader, ListQuery, TaskCollection } from "./task-parameters";
 
 const security = [{ bearerAuth: [] }];

@@ -2,10 +2,10 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { allowsLoopback } from "../../domain/webhooks/address";
 import { Delivery, NewWebhook, Webhook, WebhookInput, WebhookPatch } from "../../domain/webhooks/schemas";
-import type { AppEnv } from "../../env";
-import { runFor } from "../auth";
-import { errorResponses } from "../problem";
-import { absoluteUrl } from "../public-origin";
+import type { AppEnv } from "../../transport/env";
+import { runFor } from "../../transport/auth";
+import { errorResponses } from "../../transport/problem";
+import { absoluteUrl } from "../../transport/public-origin";
 
 const security = [{ bearerAuth: [] }];
 const authErrors = ["unauthorized", "max_required"] as const;

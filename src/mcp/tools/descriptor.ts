@@ -1,6 +1,6 @@
 import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type * as z from "zod";
-import type { VerbArgs, VerbName, VerbValue } from "../../account/verbs";
+import type { VerbArgs, VerbName, VerbValue } from "../../object/verbs";
 
 /**
  * MCP tools as plain descriptors. Each validates with the shared zod schemas and calls the same

@@ -11,7 +11,7 @@ import {
   Timestamp,
 } from "../../domain/tasks/values";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
-import { tasksOf } from "../../domain/tasks/list";
+import { tasksOf } from "../../object/tasks/list";
 import { defineTool } from "./descriptor";
 
 /**

@@ -1,5 +1,0 @@
-import * as feeds from "../../domain/feeds/service";
-import { none, verb } from "./verb";
-
-/** The account page: the feed off (its address answers 404). No Max needed. */
-export const deleteFeed = verb({ writes: true, needsMax: false, run: feeds.deleteFeed, events: none });

@@ -1,5 +1,0 @@
-import * as write from "../../domain/tasks/write";
-import { verb } from "./verb";
-
-/** GET /api/v1/tasks/{id}, get_task: one live task (404 otherwise). */
-export const getTask = verb({ writes: false, needsMax: true, run: write.getTask });

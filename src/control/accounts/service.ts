@@ -1,0 +1,206 @@
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { changeAccount, initAccount } from "../account-client";
+import type { Db } from "../db";
+import { accounts, memberships, nowSql, sessions } from "../schema";
+import { randomBase62, sha256Hex } from "../../domain/crypto";
+import { AppError } from "../../domain/errors";
+import { newId } from "../../domain/ids";
+import { type DeviceSigner, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "./device";
+import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
+import { cutUserAgent, staleSessionSql, touchSession } from "./sessions";
+
+const SESSION_PREFIX = "todo_sess_";
+const SESSION_DAYS = 30;
+
+export interface AccountView {
+  id: string;
+  email: string;
+  timeZone: string;
+  membership: Membership;
+}
+
+export const normalizeEmail = (email: string) => email.trim().toLowerCase();
+
+/** A new session token and the (not yet executed) insert that stores only its hash. */
+async function newSession(db: Db, accountId: string, userAgent?: string | null) {
+  const token = SESSION_PREFIX + randomBase62(43);
+  const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString();
+  const insert = db.insert(sessions).values({
+    id: newId(),
+    accountId,
+    tokenHash: await sha256Hex(token),
+    expiresAt,
+    lastUsedAt: nowSql,
+    userAgent: cutUserAgent(userAgent),
+  });
+  return { token, insert };
+}
+
+/** A new session: its token, the account, and a device token for the client's next sign-in (device.ts). */
+export interface SignedIn {
+  token: string;
+  account: AccountView;
+  deviceToken: string;
+}
+
+/** The request a session starts from: only its User-Agent is kept, to tell sessions apart. */
+export interface ClientInfo {
+  userAgent?: string | null;
+}
+
+export async function signUp(
+  db: Db,
+  env: Env,
+  input: { email: string; password: string },
+  client: ClientInfo = {},
+): Promise<SignedIn> {
+  const email = normalizeEmail(input.email);
+  const id = newId();
+  const passwordHash = await hashPassword(input.password);
+  const session = await newSession(db, id, client.userAgent);
+  const fresh = { plan: "free", timeZone: "UTC" } as const;
+  // The account's object first, as for every write a task request judges: made by this request, so it
+  // lives near the person who signed up, with its account row from the sign-up (no D1 read, no move).
+  // If D1's batch then fails (the email is taken), the object stays, unreachable: its id is new and
+  // nothing names it.
+  await initAccount(env, { id, ...fresh });
+  try {
+    // Account, its free membership and the first session land together or not at all.
+    await db.batch([
+      db.insert(accounts).values({ id, email, passwordHash, timeZone: fresh.timeZone }),
+      db.insert(memberships).values({ accountId: id, plan: fresh.plan }),
+      session.insert,
+    ]);
+  } catch (e) {
+    if (String((e as Error)?.message ?? e).includes("UNIQUE")) {
+      throw new AppError("email_taken", "An account with this email already exists. Sign in instead.", [
+        { path: "email", message: "already registered" },
+      ]);
+    }
+    throw e;
+  }
+  return {
+    token: session.token,
+    account: (await getAccount(db, id))!,
+    deviceToken: await issueDeviceToken({ id, passwordHash }),
+  };
+}
+
+const INVALID_LOGIN = "Email or password is incorrect.";
+
+const signerOf = async (db: Db, email: string): Promise<DeviceSigner | undefined> =>
+  (
+    await db
+      .select({ id: accounts.id, passwordHash: accounts.passwordHash })
+      .from(accounts)
+      .where(eq(accounts.email, normalizeEmail(email)))
+  )[0];
+
+/**
+ * The account these credentials belong to, or `invalid_credentials`: the password check of sign-in,
+ * without a session (the OAuth authorize page signs in for one consent only).
+ */
+export async function verifyCredentials(db: Db, input: { email: string; password: string }): Promise<DeviceSigner> {
+  const row = await signerOf(db, input.email);
+  // Verify even for unknown emails so the response time does not reveal which exist.
+  const ok = await verifyPassword(input.password, row?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!row || !ok) throw new AppError("invalid_credentials", INVALID_LOGIN);
+  return row;
+}
+
+export async function logIn(
+  db: Db,
+  input: { email: string; password: string },
+  client: ClientInfo = {},
+): Promise<SignedIn> {
+  const row = await verifyCredentials(db, input);
+  const session = await newSession(db, row.id, client.userAgent);
+  await session.insert;
+  return { token: session.token, account: (await getAccount(db, row.id))!, deviceToken: await issueDeviceToken(row) };
+}
+
+/** The nonce of a live device token that this email's account issued; undefined for any other. */
+export async function knownDevice(db: Db, email: string, deviceToken: string): Promise<string | undefined> {
+  if (!isLiveDeviceToken(deviceToken)) return undefined;
+  const account = await signerOf(db, email);
+  return account && deviceNonce(account, deviceToken);
+}
+
+const SESSION_REQUIRED = "Sign in first: send `Authorization: Bearer <session token>` from POST /auth/login.";
+
+/** Session tokens are accepted only by /auth and /account routes; API keys are refused here and vice versa. */
+export interface SessionAuthentication {
+  accountId: string;
+  sessionId: string;
+  /** Set when lastUsedAt is over a minute old: refresh it off the response path. */
+  touch?: () => Promise<unknown>;
+}
+
+export async function authenticateSession(db: Db, token: string | undefined): Promise<SessionAuthentication> {
+  if (!token || !/^todo_sess_[0-9A-Za-z]{43}$/.test(token)) throw new AppError("unauthorized", SESSION_REQUIRED);
+  const [row] = await db
+    .select({ accountId: sessions.accountId, sessionId: sessions.id, stale: staleSessionSql })
+    .from(sessions)
+    .where(
+      and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSql)),
+    );
+  if (!row) throw new AppError("unauthorized", SESSION_REQUIRED);
+  const { stale, ...session } = row;
+  return stale ? { ...session, touch: () => touchSession(db, session.sessionId) } : session;
+}
+
+export async function logOut(db: Db, sessionId: string): Promise<void> {
+  await db.update(sessions).set({ revokedAt: nowSql }).where(eq(sessions.id, sessionId));
+}
+
+export async function getAccount(db: Db, accountId: string): Promise<AccountView | undefined> {
+  const row = await db
+    .select({
+      id: accounts.id,
+      email: accounts.email,
+      timeZone: accounts.timeZone,
+      plan: memberships.plan,
+      expiresAt: memberships.expiresAt,
+      active: activeMaxSql,
+    })
+    .from(accounts)
+    .leftJoin(memberships, eq(memberships.accountId, accounts.id))
+    .where(eq(accounts.id, accountId))
+    .get();
+  if (!row) return undefined;
+  return { id: row.id, email: row.email, timeZone: row.timeZone, membership: toMembership(row) };
+}
+
+/** The time zone recurrences use: the account's object computes them, so it is told first. */
+export async function updateAccount(
+  db: Db,
+  env: Env,
+  accountId: string,
+  patch: { timeZone?: string },
+): Promise<AccountView> {
+  if (patch.timeZone !== undefined) {
+    await changeAccount(env, accountId, { kind: "timeZone", timeZone: patch.timeZone });
+    await db.update(accounts).set({ timeZone: patch.timeZone }).where(eq(accounts.id, accountId));
+  }
+  return (await getAccount(db, accountId))!;
+}
+
+/** Admin: sets the operator's grant of the account with this email; a subscription's grant still counts (membership.ts). */
+export async function grantMembership(
+  db: Db,
+  env: Env,
+  input: { email: string; plan: "free" | "max"; expiresAt?: string | null },
+): Promise<AccountView> {
+  const [row] = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.email, normalizeEmail(input.email)));
+  if (!row) throw new AppError("not_found", "No account with this email.");
+  await setMembership(db, env, row.id, {
+    source: "admin",
+    plan: input.plan,
+    expiresAt: input.expiresAt ? new Date(input.expiresAt).toISOString() : null,
+  });
+  return (await getAccount(db, row.id))!;
+}

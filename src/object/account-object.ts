@@ -1,0 +1,232 @@
+import { DurableObject } from "cloudflare:workers";
+import { drizzle } from "drizzle-orm/durable-sqlite";
+import { nowSql } from "../domain/clock";
+import type { AccountDb } from "./context";
+import { purgeAccount } from "./retention";
+import { feedTasks, isFeedToken } from "./feeds";
+import { fireReminders, scheduleAllReminders, scheduleReminders } from "./tasks/reminders";
+import { allowsLoopback } from "../domain/webhooks/address";
+import { enqueue } from "./webhooks/outbox";
+import { AppError } from "../domain/errors";
+import { type AccountChange, applyChange } from "./changes";
+import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
+import { deliverDue } from "./delivery";
+import { exportLists, exportTaskPage } from "./export";
+import { migrateInOrder } from "./migrate";
+import migrations from "./migrations/migrations.js";
+import { type MovedAccount, writeMovedAccount } from "./move-in";
+import { ACCOUNT_MISSING, failure, type Result } from "./result";
+import * as schema from "./schema";
+import { nextAlarmAt } from "./scheduler";
+import { type VerbArgs, type VerbName, type VerbValue, verbOf } from "./verbs";
+import { runRaising } from "./verbs/events";
+
+const { account, apiKeys, connections } = schema;
+
+/** One task request: who it is for, what it shows, and the verb it runs (verbs/). */
+export interface VerbRequest<V extends VerbName = VerbName> {
+  credential: TaskCredential;
+  verb: V;
+  args: VerbArgs<V>;
+}
+
+/** What sign-up knows of a new account: its object's account row (`init`). */
+export interface NewAccount {
+  id: string;
+  plan: "free" | "max";
+  timeZone: string;
+}
+
+/**
+ * One account's data and the authority over its task requests: a SQLite-backed Durable Object, one per
+ * account, reached by `idFromName(accountId)` (client.ts). It holds the account's tasks, lists, search
+ * index and idempotency records, and what a task request judges (its keys, its Max membership, its
+ * OAuth connections). A task request is one call to `run`: the credential is judged and the verb runs
+ * inside one transaction.
+ */
+export class AccountObject extends DurableObject<Env> {
+  private readonly db: AccountDb;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.db = drizzle(ctx.storage, { schema });
+    // The only wait no call may pass: the object's own SQLite, never a network call (Rules of Durable Objects).
+    void ctx.blockConcurrencyWhile(async () => migrateInOrder(ctx.storage, migrations));
+  }
+
+  /**
+   * Sign-up (control/accounts/service.ts): the new account's row, from what the sign-up chose, before D1
+   * has the account. Nothing is read from D1, and nothing waits: a new account has no work for the alarm.
+   * A second `init` of the same account changes nothing.
+   */
+  async init(row: NewAccount): Promise<Result<null>> {
+    try {
+      this.db.insert(account).values(row).onConflictDoNothing().run();
+      return { ok: true, value: null };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+
+  /**
+   * The one call of a task request (REST, MCP or the page): the verb's declaration (verbs/<verb>.ts)
+   * says what it precomputes, whether it needs Max, and what it raises. The events are queued and its
+   * tasks' reminders moved in the same transaction: committed with the change, or rolled back with it.
+   * The alarm then delivers them (scheduler.ts). An object without its account answers ACCOUNT_MISSING
+   * (the Worker then looks whether the account waits for the move from D1).
+   */
+  async run<V extends VerbName>(request: VerbRequest<V>): Promise<Result<VerbValue<V>>> {
+    try {
+      if (this.accountMissing()) return ACCOUNT_MISSING;
+      const verb = verbOf(request.verb);
+      const args = verb.prepare ? await verb.prepare(request.args) : request.args;
+      const value = this.ctx.storage.transactionSync(() => {
+        const actor = authorize(this.db, request.credential, verb.needsMax);
+        const { value, raised } = runRaising({ db: this.db, ...actor }, verb, args);
+        const now = Date.now();
+        enqueue(this.db, raised.events, now);
+        scheduleReminders(this.db, raised.tasks, now);
+        return value;
+      });
+      // Any verb may have added work at a known time: an event, a reminder, a tombstone, a replay record.
+      await this.schedule();
+      return { ok: true, value };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+
+  /**
+   * The calendar feed (http/feeds.ts): the open tasks with a `due`, for the feed's current token.
+   * 404 for any other token (rotated, disabled, never made), 403 without Max. A feed's account is
+   * always in its object already (the page made its token there), so none is moved from D1 here.
+   */
+  async feed(tokenHash: string): Promise<Result<{ tasks: ReturnType<typeof feedTasks>; timeZone: string }>> {
+    try {
+      const row = accountRow(this.db);
+      if (!row || row.erasedAt || !isFeedToken(this.db, tokenHash)) {
+        throw new AppError(
+          "not_found",
+          "No calendar feed at this address. Copy the current one from the account page.",
+        );
+      }
+      if (!row.maxActive) throw new AppError("max_required", MAX_REQUIRED);
+      return { ok: true, value: { tasks: feedTasks(this.db), timeZone: row.timeZone } };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+
+  /** A change from the control plane: a key, a membership, a time zone or a connection. */
+  async change(change: AccountChange): Promise<Result<null>> {
+    try {
+      if (this.accountMissing()) return ACCOUNT_MISSING;
+      this.ctx.storage.transactionSync(() => applyChange(this.db, change));
+      return { ok: true, value: null };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+
+  /** The bench's object floor (GET /_bench/object, src/http/bench.ts): a call that does nothing, the hop alone. */
+  ping(): number {
+    return 1;
+  }
+
+  /** When each key and connection was last used: the account page shows it beside D1's list. */
+  async usage() {
+    if (this.accountMissing()) return ACCOUNT_MISSING;
+    return {
+      ok: true as const,
+      value: {
+        keys: this.db.select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).all(),
+        connections: this.db.select({ id: connections.id, lastUsedAt: connections.lastUsedAt }).from(connections).all(),
+      },
+    };
+  }
+
+  /** One page of the account's live tasks for the export (account/export.ts), after `afterId`. */
+  async exportTasks(afterId: string) {
+    if (this.accountMissing()) return ACCOUNT_MISSING;
+    return { ok: true as const, value: exportTaskPage(this.db, afterId) };
+  }
+
+  /** The account's live lists, for the export. */
+  async exportLists() {
+    if (this.accountMissing()) return ACCOUNT_MISSING;
+    return { ok: true as const, value: exportLists(this.db) };
+  }
+
+  /**
+   * The move from D1 (move-from-d1.ts): the rows D1 held for this account, handed over by the Worker and
+   * written in one transaction if the object has no account yet. True if written; false if the account
+   * was here already (moved a moment before, or made by sign-up), which keeps its rows.
+   */
+  async moveIn(moved: MovedAccount): Promise<Result<boolean>> {
+    try {
+      const written = this.ctx.storage.transactionSync(() => {
+        if (!this.accountMissing()) return false;
+        writeMovedAccount(this.db, moved);
+        scheduleAllReminders(this.db, Date.now());
+        return true;
+      });
+      if (written) await this.schedule();
+      return { ok: true, value: written };
+    } catch (e) {
+      return failure(e);
+    }
+  }
+
+  /**
+   * Erasure: every row of the account's object and its alarm, before D1's rows go (account-data.ts).
+   * What stays is a marker with the account's id alone, so that the object never looks empty again and
+   * no request, in the moment before D1's rows are gone, moves the account back from D1
+   * (move-from-d1.ts); its credentials are refused (401).
+   */
+  async erase(accountId: string): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    migrateInOrder(this.ctx.storage, migrations);
+    this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
+  }
+
+  /**
+   * The object's one alarm runs its jobs (scheduler.ts): the retention (tombstones, idempotency records),
+   * reminders that are due, and webhook deliveries that are due. Then it is set again to the earliest
+   * next due time, or not at all when nothing is left to do.
+   */
+  override async alarm(): Promise<void> {
+    const row = accountRow(this.db);
+    if (!row || row.erasedAt) return;
+    const now = Date.now();
+    // Retention runs on every alarm (three indexed deletes: microseconds), whichever job set it.
+    this.ctx.storage.transactionSync(() => purgeAccount(this.db));
+    this.ctx.storage.transactionSync(() => {
+      const fired = fireReminders(this.db, now);
+      // Events are a Max feature: a lapsed account's reminders pass without one.
+      if (row.maxActive) enqueue(this.db, fired, now);
+    });
+    await deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now);
+    // The alarm that woke the object is spent (the runtime clears it after this handler): set again only
+    // if work is left, even at the very time it had (a batch of reminders due together).
+    const next = nextAlarmAt(this.db);
+    if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+
+  /**
+   * Sets the alarm to the earliest due job (scheduler.ts), or deletes it when there is no work; a call
+   * that moved no due time writes nothing. Storage calls only: no network I/O.
+   */
+  private async schedule(): Promise<void> {
+    const at = nextAlarmAt(this.db);
+    const set = await this.ctx.storage.getAlarm();
+    if (at === set) return;
+    if (at === null) await this.ctx.storage.deleteAlarm();
+    else await this.ctx.storage.setAlarm(at);
+  }
+
+  /** Whether the object has no account row yet: never set up by sign-up, nor moved from D1. */
+  private accountMissing(): boolean {
+    return !this.db.select({ id: account.id }).from(account).get();
+  }
+}

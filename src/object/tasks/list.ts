@@ -1,0 +1,121 @@
+import { and, asc, eq, gt, gte, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { nowSql } from "../../domain/clock";
+import { tasks } from "../schema";
+import type { AccountContext } from "../context";
+import { AppError } from "../../domain/errors";
+import { knownList, resolveListId } from "../lists/names";
+import { expiredSince } from "../retention";
+import { decodeCursor, encodeCursor } from "../../domain/tasks/cursor";
+import { taskJsonSql } from "./row";
+import type { Task } from "../../domain/tasks/schemas";
+import { matchesSearch, searchTerms } from "./search";
+
+export interface ListTasksQuery {
+  /** Words that title or notes must contain, each as a word prefix (search.ts). */
+  q?: string;
+  since?: string;
+  completed?: boolean;
+  /** A list's id, or its name (lists/names.ts). */
+  listId?: string;
+  important?: boolean;
+  /** Dates (YYYY-MM-DD), inclusive, compared with the date `due` is written with. */
+  dueBefore?: string;
+  dueAfter?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+/**
+ * One answer from an account's object carries at most 32 MiB (workerd's limit on a call's value), a
+ * string as 1 byte a character while it is Latin-1 and 2 once it is not. A listing past it (hundreds of
+ * tasks at the input limits) is refused with the fix: pages (`limit`) are each far smaller.
+ */
+const MAX_LISTING_BYTES = 31 * 1024 * 1024;
+// Every character within U+0000–U+00FF: spelt by its range's ends, not as control characters.
+const LATIN1 = new RegExp(`^[${String.fromCharCode(0)}-${String.fromCharCode(255)}]*$`);
+function refuseOversized(json: string) {
+  const bytes = LATIN1.test(json) ? json.length : 2 * json.length;
+  if (bytes <= MAX_LISTING_BYTES) return;
+  throw new AppError(
+    "validation_failed",
+    "These tasks are too large to send in one response (over 31 MiB). Page them: add `limit=100` and follow `meta.nextCursor`.",
+    [{ path: "limit", message: "required for a listing this large" }],
+  );
+}
+
+/** A page's tasks as objects (MCP's structured result; the tasks page). */
+export const tasksOf = (page: Pick<TaskPage, "tasksJson">) => JSON.parse(page.tasksJson) as Task[];
+
+export interface TaskPage {
+  /** The page's tasks as one JSON array text (taskJsonSql per task): sent as it is; `tasksOf` reads it. */
+  tasksJson: string;
+  count: number;
+  serverTime: string;
+  /** The account's time zone, for a surface that resolves "today" (MCP). */
+  timeZone: string;
+  deleted?: { id: string; deletedAt: string }[];
+  nextCursor?: string;
+  /** Set when `listId` names no list, by id or by name: the filter matched nothing for that reason. */
+  unknownList?: true;
+}
+
+// A due date-time counts on the day it is written with (its own offset), as a person reads it.
+const dueDate = sql<string>`substr(${tasks.due}, 1, 10)`;
+
+function filtersOf(query: ListTasksQuery, listId: string | undefined, since: string | undefined): SQL | undefined {
+  const filters: (SQL | undefined)[] = [isNull(tasks.deletedAt)];
+  if (query.q !== undefined) filters.push(matchesSearch(searchTerms(query.q)));
+  if (since !== undefined) filters.push(gte(tasks.updatedAt, since));
+  if (query.completed !== undefined) filters.push(eq(tasks.completed, query.completed));
+  if (listId !== undefined) filters.push(eq(tasks.listId, listId));
+  if (query.important !== undefined) filters.push(eq(tasks.important, query.important));
+  if (query.dueBefore !== undefined) filters.push(lte(dueDate, query.dueBefore));
+  if (query.dueAfter !== undefined) filters.push(gte(dueDate, query.dueAfter));
+  return and(...filters);
+}
+
+/**
+ * Lists live tasks; with `since`, only tasks changed at or after it, plus the tombstones since then.
+ * One response (no `limit`) is ordered by (updatedAt, id). Pages (`limit`) walk by id instead:
+ * edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
+ * sent twice, while its id never changes. Every page reports the first page's serverTime, so
+ * whatever changed after the listing began also reaches the client on its next `since` sync.
+ */
+export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage {
+  const since = query.since ? new Date(query.since).toISOString() : undefined;
+  const expired = expiredSince(since, "Drop your local copy and list again without `since`.");
+  if (expired) throw expired;
+  const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
+  const { db } = ctx;
+  const listId = query.listId === undefined ? undefined : resolveListId(db, query.listId);
+  const where = and(filtersOf(query, listId, since), cursor ? gt(tasks.id, cursor.id) : undefined);
+  const columns = { id: tasks.id, json: sql<string>`${taskJsonSql}` };
+  const rows =
+    query.limit === undefined
+      ? db.select(columns).from(tasks).where(where).orderBy(asc(tasks.updatedAt), asc(tasks.id)).all()
+      : db
+          .select(columns)
+          .from(tasks)
+          .where(where)
+          .orderBy(asc(tasks.id))
+          .limit(query.limit + 1)
+          .all();
+  // One more row than the page was read: it tells that another page follows.
+  const more = query.limit !== undefined && rows.length > query.limit;
+  if (more) rows.pop();
+  const serverTime = cursor?.serverTime ?? db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
+  const tasksJson = `[${rows.map((row) => row.json).join(",")}]`;
+  refuseOversized(tasksJson);
+  const page: TaskPage = { tasksJson, count: rows.length, serverTime, timeZone: ctx.timeZone };
+  if (since && !cursor) {
+    page.deleted = db
+      .select({ id: tasks.id, deletedAt: sql<string>`${tasks.deletedAt}` })
+      .from(tasks)
+      .where(and(isNotNull(tasks.deletedAt), gte(tasks.deletedAt, since)))
+      .orderBy(asc(tasks.deletedAt), asc(tasks.id))
+      .all();
+  }
+  if (more) page.nextCursor = encodeCursor({ id: rows.at(-1)!.id, serverTime });
+  if (query.listId !== undefined && !knownList(db, query.listId)) page.unknownList = true;
+  return page;
+}

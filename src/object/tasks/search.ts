@@ -1,0 +1,59 @@
+import { type SQL, sql } from "drizzle-orm";
+import { tasks } from "../schema";
+
+/**
+ * Word-prefix search over tasks' title and notes, on the FTS5 table `tasks_fts` (the objects' migration 0001).
+ *
+ * Each account's index is in its own object, so a query reads only that account's words. The tokenizer (unicode61, remove_diacritics 2) folds case and Latin diacritics on both
+ * sides, so "cafe" finds "Café". Words are runs of characters between WORD_SEPARATORS, in any
+ * script; text without spaces (Chinese, Japanese, Thai) is one word up to the next separator, found
+ * by its beginning.
+ */
+
+/**
+ * What separates words, in the index and in a query alike. The triggers of the objects' migration 0001 turn each
+ * of these into a space, so this list and
+ * the migration must agree (test/domain/search.test.ts reads the triggers back). Changing it needs a
+ * migration that rebuilds tasks_fts.
+ */
+export const WORD_SEPARATORS = [
+  // Whitespace, NUL (which the tokenizer splits on by itself) and ASCII punctuation.
+  " \t\n\r\v\f\u00a0\u3000\0",
+  "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~",
+  // Typographic punctuation, and the CJK punctuation that ends words in text without spaces.
+  "…–—‘’‚“”„«»‹›•·¿¡",
+  "、。，！？：；（）「」『』【】《》〈〉・～",
+].join("");
+
+const separators = new RegExp(`[${WORD_SEPARATORS.replace(/[\\\]^-]/g, "\\$&")}]+`, "u");
+
+/** More words than this in one query are ignored: each is one more lookup. */
+export const MAX_SEARCH_TERMS = 16;
+
+/**
+ * The words of a user's query: split on WORD_SEPARATORS, each matched as a word prefix, all of them
+ * required. Punctuation and spaces alone give no words (the caller decides: a condition on no words
+ * matches nothing). A word of combining marks only is dropped: the tokenizer would fold it to nothing.
+ */
+export function searchTerms(q: string): string[] {
+  const seen = new Set<string>();
+  const terms: string[] = [];
+  for (const word of q.toWellFormed().split(separators)) {
+    const key = word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    terms.push(word);
+    if (terms.length === MAX_SEARCH_TERMS) break;
+  }
+  return terms;
+}
+
+/**
+ * "The task matches these words" as a condition on `tasks`: its rows in `tasks_fts` (migration 0001
+ * of the account objects), each word a quoted FTS5 string (no FTS5 syntax inside can act: `"` is a
+ * separator, and doubled anyway) with `*` for a prefix, all of them required. No words match nothing.
+ */
+export function matchesSearch(terms: readonly string[]): SQL {
+  const match = terms.length ? terms.map((word) => `"${word.replaceAll('"', '""')}"*`).join(" AND ") : '""';
+  return sql`${tasks}.rowid IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ${match})`;
+}

@@ -1,0 +1,101 @@
+import type { Hook } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { type AccountCaller, runVerb } from "../control/caller";
+import { UNAUTHORIZED } from "../object/credentials";
+import { accountOfKey } from "../control/key-directory";
+import type { VerbArgs, VerbName, VerbValue } from "../object/verbs";
+import { verifiedKeyHash } from "../control/api-keys/service";
+import { authenticateSession } from "../control/accounts/service";
+import { sha256Hex, timingSafeEqual } from "../domain/crypto";
+import { AppError } from "../domain/errors";
+import type { AppEnv } from "./env";
+import { failedKeyAttempt, limitApiKey, type RateHeaders } from "./rate-limit";
+import { defaultHook } from "./validation";
+
+/** The credential of an `Authorization: Bearer <credential>` header; shared with /mcp. */
+export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? "")?.[1];
+
+export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("authorization"));
+
+/**
+ * An API key as an account caller: format and checksum (no I/O), the per-key rate limit, then the
+ * account the key names (routing.ts). Whether the key is live, and the account's Max, are judged by the
+ * account's object in the request's one call. Shared by REST and MCP.
+ */
+export async function keyCaller(
+  env: Env,
+  request: Request,
+  key: string | undefined,
+): Promise<{ caller: AccountCaller; keyHash: string; rateHeaders: RateHeaders }> {
+  const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
+  const rateHeaders = await limitApiKey(env, keyHash);
+  const accountId = await accountOfKey(env, key!, keyHash);
+  if (!accountId) await failedKeyAttempt(env, request, new AppError("unauthorized", UNAUTHORIZED));
+  return { caller: { env, accountId: accountId!, credential: { kind: "key", keyHash } }, keyHash, rateHeaders };
+}
+
+/** API_KEY routes: the request's key as its caller (keyCaller); the RateLimit headers go on its answer. */
+export const requireApiKey: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { caller, rateHeaders } = await keyCaller(c.env, c.req.raw, bearerToken(c));
+  c.set("caller", caller);
+  await next();
+  for (const [name, value] of Object.entries(rateHeaders)) c.header(name, value);
+};
+
+/**
+ * Runs a verb for the request's caller, as its access's guard set it (`requireApiKey`, `requireSession`):
+ * one call to its account's object, where 401 (unknown, revoked or expired key) and 403 (no active Max)
+ * are judged before the verb runs. A key's failure also counts against the client's IP.
+ */
+export const runFor = <V extends VerbName>(c: Context<AppEnv>, verb: V, args: VerbArgs<V>): Promise<VerbValue<V>> =>
+  runVerb(c.var.caller, verb, args).catch((e) =>
+    c.var.caller.credential.kind === "key" ? failedKeyAttempt(c.env, c.req.raw, e) : Promise.reject(e),
+  );
+
+/**
+ * Before a request is refused for its input: the caller judged by its object, so that a caller who is
+ * not allowed in hears 401/403, never 400 (credentials are judged before input).
+ */
+export async function authenticateCaller(c: Context<AppEnv>): Promise<void> {
+  await runFor(c, "authenticate", undefined as never);
+}
+
+/** Validation hook of the routes that call an account's object (API_KEY, SESSION_TASKS): `authenticateCaller`, then the validation error. */
+export function authenticateBeforeRejecting<T>(
+  result: Parameters<Hook<T, AppEnv, string, unknown>>[0],
+  c: Context<AppEnv>,
+): Promise<never> | undefined {
+  if (result.success) return undefined;
+  return (async () => {
+    await authenticateCaller(c);
+    defaultHook(result, c);
+    throw new Error("unreachable: defaultHook throws on a failed validation");
+  })();
+}
+
+/**
+ * Session token from POST /auth/login or /auth/signup; API keys are refused here. The session's account
+ * is also the request's caller: its object checks Max on every task call (403 `max_required`), so a
+ * lapse applies at once.
+ */
+export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const session = await authenticateSession(c.var.db, bearerToken(c));
+  if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
+  c.set("sessionId", session.sessionId);
+  c.set("actor", { accountId: session.accountId });
+  c.set("caller", { env: c.env, accountId: session.accountId, credential: { kind: "session" } });
+  await next();
+};
+
+/** Operator routes: the ADMIN_TOKEN secret as a bearer token. Without the secret they do not exist (404). */
+export const requireAdminToken: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const expected = c.env.ADMIN_TOKEN;
+  if (!expected) throw new AppError("not_found", "No such route.");
+  const given = bearerToken(c) ?? "";
+  // Compare digests so neither length nor content leaks through timing.
+  const [a, b] = await Promise.all([sha256Hex(given), sha256Hex(expected)]);
+  if (!timingSafeEqual(new TextEncoder().encode(a), new TextEncoder().encode(b))) {
+    throw new AppError("unauthorized", "The admin token is missing or wrong.");
+  }
+  await next();
+};

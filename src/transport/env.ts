@@ -1,0 +1,29 @@
+import type { AccountCaller } from "../control/caller";
+import type { Db } from "../control/db";
+import type { Actor } from "../object/context";
+
+/** Bindings come from `wrangler types` (worker-configuration.d.ts); only request variables are declared here. */
+export interface AppVariables {
+  db: Db;
+  /** The signed-in account of a session route. */
+  actor: Actor;
+  /** A task route's caller: the account its API key or session names, and that credential, judged by the account's object. */
+  caller: AccountCaller;
+  sessionId: string;
+}
+
+export interface AppEnv {
+  Bindings: Env;
+  Variables: AppVariables;
+}
+
+declare global {
+  /**
+   * Optional secrets (docs/billing.md), declared by hand because `wrangler types` types only the
+   * `[secrets] required` list, and requiring them would stop every deployment without billing.
+   */
+  interface Env {
+    STRIPE_SECRET_KEY?: string;
+    STRIPE_WEBHOOK_SECRET?: string;
+  }
+}
