@@ -6,6 +6,7 @@ import { nowSql } from "../db/clock";
 import type { AccountDb } from "../domain/context";
 import { purgeAccount } from "../domain/retention";
 import { feedTasks, isFeedToken } from "../domain/feeds/service";
+import { forgetListing } from "../domain/tasks/listing-memo";
 import { fireReminders, scheduleAllReminders, scheduleReminders } from "../domain/tasks/reminders";
 import { allowsLoopback } from "../domain/webhooks/address";
 import { enqueue } from "../domain/webhooks/outbox";
@@ -197,6 +198,7 @@ export class AccountObject extends DurableObject<Env> {
   async erase(accountId: string): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    forgetListing(this.db);
     await migrate(this.db, migrations);
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
   }
