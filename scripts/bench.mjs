@@ -493,7 +493,7 @@ const only = process.env.BENCH_ROWS?.split(",").map((id) => id.trim());
 const wanted = (id) => !only || id === BASELINE || id === OBJECT_FLOOR || only.includes(id);
 
 const seedStart = performance.now();
-// A `since` before the seed returns every task, read from D1 each time (since syncs are never held).
+// A `since` before the seed returns every task; list100Read varies it, so each request reads the page.
 const beforeSeed = new Date(Date.now() - 60_000).toISOString();
 const [key100, key1000, keyWrite] = await Promise.all([
   maxAccount("100", adminToken),
@@ -604,6 +604,13 @@ const allRows = [
     label: "GET /api/v1/tasks?since=… (100 tasks, read each time)",
     method: "GET",
     path: `/api/v1/tasks?since=${encodeURIComponent(beforeSeed)}`,
+    // A new `since` on each request, a millisecond earlier each time (all before the seed: the same 100 tasks), so
+    // the object's listing memo (src/domain/tasks/listing-memo.ts: the last query, until a write) never answers it.
+    nextPath: (() => {
+      let next = 0;
+      const at = Date.parse(beforeSeed);
+      return () => `/api/v1/tasks?since=${encodeURIComponent(new Date(at - (next++ % 10_000)).toISOString())}`;
+    })(),
     headers: auth(key100),
     expect: 200,
   },

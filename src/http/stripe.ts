@@ -1,13 +1,13 @@
 import type Stripe from "stripe";
 import type { StripeEvent } from "../control/billing/events";
 import { AppError } from "../domain/errors";
+import { loadStripe } from "../lazy/load";
 
-/**
- * The `stripe` SDK, behind one small module. It is imported dynamically, here only, so that it is
- * evaluated by the first billing request of an isolate: REST, MCP and the page's other routes start
- * as before (the bundle still carries it: `npm run check` holds the total under its limit).
+/*
+ * The `stripe` SDK, behind one small module. It is loaded here only, as a module of its own (src/lazy/load.ts),
+ * so that the first billing request of an isolate loads and evaluates it: REST, MCP and the page's other routes
+ * start without it, and the main module's size budget does not count it.
  */
-const sdk = () => import("stripe").then((module) => module.default);
 
 type StripeEnv = Pick<Env, "STRIPE_SECRET_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_PRICE_ID" | "STRIPE_API_BASE">;
 
@@ -33,7 +33,7 @@ function apiBase(value: string | undefined): Pick<Stripe.StripeConfig, "host" | 
 
 /** A client per request: the Worker's fetch as its HTTP client, one retry (the SDK sends idempotency keys). */
 export async function stripeClient(env: StripeEnv): Promise<Stripe> {
-  const StripeSdk = await sdk();
+  const StripeSdk = await loadStripe();
   return new StripeSdk(billingConfig(env).secretKey, {
     httpClient: StripeSdk.createFetchHttpClient(),
     maxNetworkRetries: 1,
@@ -54,7 +54,7 @@ export async function verifiedEvent(
   const secret = env.STRIPE_WEBHOOK_SECRET?.trim();
   if (!secret) throw notFound();
   if (!signature) throw badSignature("The Stripe-Signature header is missing.");
-  const StripeSdk = await sdk();
+  const StripeSdk = await loadStripe();
   try {
     const event = await StripeSdk.webhooks.constructEventAsync(
       payload,

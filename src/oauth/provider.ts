@@ -1,10 +1,8 @@
-import {
-  getOAuthApi,
-  OAuthError,
-  type OAuthHelpers,
+import type {
+  OAuthHelpers,
   OAuthProvider,
-  type OAuthProviderOptions,
-  type TokenExchangeCallbackOptions,
+  OAuthProviderOptions,
+  TokenExchangeCallbackOptions,
 } from "@cloudflare/workers-oauth-provider";
 import { toAppError } from "../transport/app-error";
 import type { OAuthGrant } from "../transport/grant";
@@ -20,8 +18,11 @@ import { handleTokenRequest } from "./token-endpoint";
 import { reportProviderError } from "./provider-reports";
 import { registrationRefusal, withPlainClientName } from "./registration";
 import { SCOPES } from "../transport/scopes";
+import { loadOAuthProvider } from "../lazy/load";
 
-export { AuthorizationError, authorizationErrorRedirect, CimdFetchError } from "@cloudflare/workers-oauth-provider";
+// The library is a module of its own (src/lazy/load.ts), loaded with this one: only OAuth requests wait for it.
+const library = await loadOAuthProvider();
+export const { AuthorizationError, authorizationErrorRedirect, CimdFetchError } = library;
 
 /**
  * OAuth 2.1 for /mcp with @cloudflare/workers-oauth-provider in one-Worker mode (`OAuthProvider`):
@@ -62,7 +63,8 @@ async function checkConnection({ grantType, userId, props, env }: TokenExchangeC
   if (grantType !== "authorization_code" && grantType !== "refresh_token") return;
   const { connectionId } = (props ?? {}) as Partial<GrantProps>;
   const use = connectionId ? await useConnectionForRefresh(createDb(env.DB), userId, connectionId) : undefined;
-  if (!connectionId || !use) throw new OAuthError("invalid_grant", { description: "This connection was revoked." });
+  if (!connectionId || !use)
+    throw new library.OAuthError("invalid_grant", { description: "This connection was revoked." });
   // The grant keeps its props; the new access token also names the refresh it came from.
   if (grantType === "refresh_token")
     return { accessTokenProps: { connectionId, generation: use.generation } satisfies GrantProps };
@@ -155,7 +157,7 @@ function providerFor(origin: string): OAuthProvider<Env> | undefined {
   let provider = providers.get(origin);
   if (provider === undefined) {
     try {
-      provider = new OAuthProvider<Env>(optionsFor(origin, defaultHandler));
+      provider = new library.OAuthProvider<Env>(optionsFor(origin, defaultHandler));
     } catch {
       provider = null;
     }
@@ -175,7 +177,9 @@ export function oauthApi(env: Env, origin: string): OAuthHelpers | undefined {
     byOrigin = new Map();
     helpers.set(env, byOrigin);
   }
-  return byOrigin.get(origin) ?? remember(byOrigin, origin, getOAuthApi(optionsFor(origin, defaultHandler), env));
+  return (
+    byOrigin.get(origin) ?? remember(byOrigin, origin, library.getOAuthApi(optionsFor(origin, defaultHandler), env))
+  );
 }
 
 // revokeGrant() touches only KV keys named by user and grant, whatever origin the helpers were made for.

@@ -4,6 +4,7 @@ import { nowSql } from "../domain/clock";
 import type { AccountDb } from "./context";
 import { purgeAccount } from "./retention";
 import { feedTasks, isFeedToken } from "./feeds";
+import { forgetListing } from "./tasks/listing-memo";
 import { fireReminders, scheduleAllReminders, scheduleReminders } from "./tasks/reminders";
 import { allowsLoopback } from "../domain/webhooks/address";
 import { enqueue } from "./webhooks/outbox";
@@ -13,7 +14,7 @@ import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./cred
 import { deliverDue } from "./delivery";
 import { exportLists, exportTaskPage } from "./export";
 import { migrateInOrder } from "./migrate";
-import migrations from "./migrations/migrations.js";
+import migrations from "./migrations/migrations";
 import { type MovedAccount, writeMovedAccount } from "./move-in";
 import { ACCOUNT_MISSING, failure, type Result } from "./result";
 import * as schema from "./schema";
@@ -92,6 +93,9 @@ export class AccountObject extends DurableObject<Env> {
       await this.schedule();
       return { ok: true, value };
     } catch (e) {
+      // A rolled-back transaction leaves SQLite's change count where its writes moved it: a listing read
+      // after those writes, inside it, must not be served again (listing-memo.ts).
+      forgetListing(this.db);
       return failure(e);
     }
   }
@@ -186,6 +190,7 @@ export class AccountObject extends DurableObject<Env> {
   async erase(accountId: string): Promise<void> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    forgetListing(this.db);
     migrateInOrder(this.ctx.storage, migrations);
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
   }

@@ -1,8 +1,8 @@
 import type { DrizzleSqliteDODatabase } from "drizzle-orm/durable-sqlite";
 import type * as schema from "./schema";
 
-/** An account's SQLite, inside its Durable Object (src/object/account-object.ts). */
-export type AccountDb = DrizzleSqliteDODatabase<typeof schema>;
+/** An account's SQLite, inside its Durable Object (src/object/account-object.ts), with the storage it runs on. */
+export type AccountDb = DrizzleSqliteDODatabase<typeof schema> & { $client: DurableObjectStorage };
 
 /**
  * What a domain verb runs with: the account's own database, inside the object's transaction, and the

@@ -1,4 +1,4 @@
-import type migrations from "./migrations/migrations.js";
+import type migrations from "./migrations/migrations";
 
 /**
  * Runs the objects' migrations (src/object/migrations, written by drizzle-kit) that this object has not

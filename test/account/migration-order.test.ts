@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/durable-sqlite";
 import { migrate } from "drizzle-orm/durable-sqlite/migrator";
 import { describe, expect, it } from "vitest";
 import { migrateInOrder } from "../../src/object/migrate";
-import migrations from "../../src/object/migrations/migrations.js";
+import migrations from "../../src/object/migrations/migrations";
 
 /**
  * The objects' migrations run in journal order, each exactly once (src/object/migrate.ts). A journal

@@ -1,11 +1,12 @@
 import { and, asc, eq, gt, gte, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { nowSql } from "../../domain/clock";
 import { tasks } from "../schema";
-import type { AccountContext } from "../context";
+import type { AccountContext, AccountDb } from "../context";
 import { AppError } from "../../domain/errors";
 import { knownList, resolveListId } from "../lists/names";
 import { expiredSince } from "../retention";
 import { decodeCursor, encodeCursor } from "../../domain/tasks/cursor";
+import { type Listing, memoisedListing } from "./listing-memo";
 import { taskJsonSql } from "./row";
 import type { Task } from "../../domain/tasks/schemas";
 import { matchesSearch, searchTerms } from "./search";
@@ -80,6 +81,7 @@ function filtersOf(query: ListTasksQuery, listId: string | undefined, since: str
  * edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
  * sent twice, while its id never changes. Every page reports the first page's serverTime, so
  * whatever changed after the listing began also reaches the client on its next `since` sync.
+ * The rows are read again only after a write (listing-memo.ts).
  */
 export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage {
   const since = query.since ? new Date(query.since).toISOString() : undefined;
@@ -87,8 +89,17 @@ export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage 
   if (expired) throw expired;
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const { db } = ctx;
+  const { moreAfter, ...listing } = memoisedListing(db, query, () => readListing(db, query, since, cursor?.id));
+  const serverTime = cursor?.serverTime ?? db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
+  const page: TaskPage = { ...listing, serverTime, timeZone: ctx.timeZone };
+  if (moreAfter !== undefined) page.nextCursor = encodeCursor({ id: moreAfter, serverTime });
+  return page;
+}
+
+/** What a listing reads: the page's tasks, its tombstones with `since`, and whether `listId` names a list. */
+function readListing(db: AccountDb, query: ListTasksQuery, since?: string, afterId?: string): Listing {
   const listId = query.listId === undefined ? undefined : resolveListId(db, query.listId);
-  const where = and(filtersOf(query, listId, since), cursor ? gt(tasks.id, cursor.id) : undefined);
+  const where = and(filtersOf(query, listId, since), afterId === undefined ? undefined : gt(tasks.id, afterId));
   const columns = { id: tasks.id, json: sql<string>`${taskJsonSql}` };
   const rows =
     query.limit === undefined
@@ -103,19 +114,20 @@ export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage 
   // One more row than the page was read: it tells that another page follows.
   const more = query.limit !== undefined && rows.length > query.limit;
   if (more) rows.pop();
-  const serverTime = cursor?.serverTime ?? db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
   const tasksJson = `[${rows.map((row) => row.json).join(",")}]`;
   refuseOversized(tasksJson);
-  const page: TaskPage = { tasksJson, count: rows.length, serverTime, timeZone: ctx.timeZone };
-  if (since && !cursor) {
-    page.deleted = db
+  const listing: Mutable<Listing> = { tasksJson, count: rows.length };
+  if (since && afterId === undefined) {
+    listing.deleted = db
       .select({ id: tasks.id, deletedAt: sql<string>`${tasks.deletedAt}` })
       .from(tasks)
       .where(and(isNotNull(tasks.deletedAt), gte(tasks.deletedAt, since)))
       .orderBy(asc(tasks.deletedAt), asc(tasks.id))
       .all();
   }
-  if (more) page.nextCursor = encodeCursor({ id: rows.at(-1)!.id, serverTime });
-  if (query.listId !== undefined && !knownList(db, query.listId)) page.unknownList = true;
-  return page;
+  if (more) listing.moreAfter = rows.at(-1)!.id;
+  if (query.listId !== undefined && !knownList(db, query.listId)) listing.unknownList = true;
+  return listing;
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
