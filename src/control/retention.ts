@@ -23,6 +23,7 @@ export interface ControlPlanePurge {
 export async function purgeControlPlane(db: Db): Promise<ControlPlanePurge> {
   const total: ControlPlanePurge = { sessions: 0, billingEvents: 0 };
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    // `rowid IN (… LIMIT n)` in raw SQL: Drizzle has no DELETE … LIMIT, and chunks keep each statement short.
     const [expiredSessions, events] = await db.batch([
       db.delete(sessions).where(sql`rowid IN (SELECT rowid FROM ${sessions}
         WHERE ${or(lte(sessions.expiresAt, nowSql), isNotNull(sessions.revokedAt))} LIMIT ${CHUNK})`),

@@ -66,6 +66,7 @@ export function listLists({ db }: AccountContext, query: { since?: string }): Li
     .where(and(isNull(lists.deletedAt), since ? gte(lists.updatedAt, since) : undefined))
     .orderBy(asc(lists.nameKey), asc(lists.id))
     .all();
+  // The database clock in raw SQL: Drizzle has no SELECT without a table.
   const serverTime = db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
   const page: ListPage = { lists: rows.map((row) => toList(db, row)), serverTime };
   if (since) {

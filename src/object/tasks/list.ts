@@ -90,6 +90,7 @@ export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage 
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const { db } = ctx;
   const { moreAfter, ...listing } = memoisedListing(db, query, () => readListing(db, query, since, cursor?.id));
+  // The database clock in raw SQL: Drizzle has no SELECT without a table.
   const serverTime = cursor?.serverTime ?? db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
   const page: TaskPage = { ...listing, serverTime, timeZone: ctx.timeZone };
   if (moreAfter !== undefined) page.nextCursor = encodeCursor({ id: moreAfter, serverTime });

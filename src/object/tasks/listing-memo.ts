@@ -41,6 +41,7 @@ interface Memo {
 /** By the object's storage: the objects that share an isolate each have their own. */
 const memos = new WeakMap<DurableObjectStorage, Memo>();
 
+// Raw SQL on the storage: total_changes() is the connection's counter, in no table Drizzle knows.
 const changesOf = (storage: DurableObjectStorage) =>
   storage.sql.exec<{ n: number }>("SELECT total_changes() AS n").one().n;
 
