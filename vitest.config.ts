@@ -26,15 +26,28 @@ const SLOW = [
   "test/lifecycle/pagination.test.ts",
 ];
 
-export default defineConfig(async () => {
-  // The same migration files that `wrangler d1 migrations apply` runs in production.
-  const migrations = await readD1Migrations("./migrations");
+/** wrangler.toml's [[ratelimits]] quotas, for the tests' own rate-limit window (test/support/rate-window.ts). */
+async function rateLimitsOf(configPath: string) {
+  const { unstable_readConfig } = await import("wrangler");
+  const { ratelimits } = unstable_readConfig({ config: configPath });
+  return Object.fromEntries(
+    ratelimits.map((r: { name: string; simple: { limit: number; period: number } }) => [
+      r.name,
+      { limit: r.simple.limit, period: r.simple.period },
+    ]),
+  );
+}
+
+export default defineConfig(() => {
+  // Read when a workers project starts, so `npm run test:unit` does not pay for them.
   const workersPool = (fuzzRuns: string) =>
-    cloudflareTest({
+    cloudflareTest(async () => ({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
         bindings: {
-          TEST_MIGRATIONS: migrations,
+          // The same migration files that `wrangler d1 migrations apply` runs in production.
+          TEST_MIGRATIONS: await readD1Migrations("./migrations"),
+          TEST_RATE_LIMITS: await rateLimitsOf("./wrangler.toml"),
           ADMIN_TOKEN: "test-admin-token",
           // Every suite signs up from the same "IP": limits are off here, and test/hardening
           // turns them on per request (a patched env) against the real [[ratelimits]] bindings.
@@ -60,7 +73,7 @@ export default defineConfig(async () => {
           README_MD_BYTES: "README.md",
         },
       },
-    });
+    }));
   const inWorkers = {
     setupFiles: ["./test/apply-migrations.ts"],
     // One workerd per pool worker, kept for all the files it runs: its module cache (the Worker's
