@@ -1,4 +1,5 @@
 import { env, exports } from "cloudflare:workers";
+import { SEED_PASSWORD, seedAccount, seedKey, seedMax } from "./support/seed";
 
 export const BASE = "http://example.com";
 export const ADMIN_TOKEN = "test-admin-token";
@@ -39,9 +40,13 @@ export interface TestAccount {
   accountId: string;
 }
 
-export async function signUp(label?: string): Promise<TestAccount> {
+/** A fresh free account with a session, seeded through the domain (test/support/seed.ts). */
+export const signUp = (label?: string): Promise<TestAccount> => seedAccount(uniqueEmail(label));
+
+/** A real sign-up over HTTP (POST /auth/signup, a new password hash): for tests of sign-up itself. */
+export async function signUpOverHttp(label?: string): Promise<TestAccount> {
   const email = uniqueEmail(label);
-  const password = "correct horse battery";
+  const password = SEED_PASSWORD;
   const res = await call("/auth/signup", { body: { email, password } });
   if (res.status !== 201) throw new Error(`signup failed: ${res.status} ${await res.text()}`);
   const data = await json(res);
@@ -58,12 +63,11 @@ export async function createKey(session: string, name = "test key"): Promise<{ i
   return json(res);
 }
 
-/** A fresh account with an active Max membership and an API key. */
+/** A fresh account with an active Max membership and an API key, seeded through the domain. */
 export async function maxUser(label = "max") {
   const account = await signUp(label);
-  const granted = await grant(account.email, "max");
-  if (granted.status !== 200) throw new Error(`grant failed: ${granted.status}`);
-  const key = await createKey(account.session);
+  await seedMax(account.email);
+  const key = await seedKey(account.accountId);
   return { ...account, key: key.key, keyId: key.id };
 }
 

@@ -198,12 +198,12 @@ export class AccountObject extends DurableObject<Env> {
   /**
    * The object's one alarm runs its jobs (scheduler.ts): the retention (tombstones, idempotency records),
    * reminders that are due, and webhook deliveries that are due. Then it is set again to the earliest
-   * next due time, or not at all when nothing is left to do.
+   * next due time, or not at all when nothing is left to do. `now` is the runtime's clock; only tests
+   * pass another (test/events/support.ts `runAlarmAt`), to run it at a due time without sleeping.
    */
-  override async alarm(): Promise<void> {
+  override async alarm(_info?: AlarmInvocationInfo, now = Date.now()): Promise<void> {
     const row = accountRow(this.db);
     if (!row || row.erasedAt) return;
-    const now = Date.now();
     // Retention runs on every alarm (three indexed deletes: microseconds), whichever job set it.
     this.ctx.storage.transactionSync(() => purgeAccount(this.db));
     this.ctx.storage.transactionSync(() => {

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RATE_POLICIES } from "../../src/transport/rate-limit";
-import { atWindowStart, limited, uniqueIp } from "../hardening/support";
-import { call, json, maxUser, signUp } from "../helpers";
+import { limited, uniqueIp } from "../hardening/support";
+import { call, json, maxUser, signUpOverHttp } from "../helpers";
 
 const logIn = (email: string, password: string) => call("/auth/login", { body: { email, password } });
 const change = (token: string, body: unknown) => call("/account/password", { token, body });
@@ -22,7 +22,7 @@ describe("POST /account/password", () => {
   });
 
   it("refuses a wrong current password with 401 invalid_credentials and changes nothing", async () => {
-    const account = await signUp("password-wrong");
+    const account = await signUpOverHttp("password-wrong");
     const other = (await json(await logIn(account.email, account.password))).token;
     const res = await change(account.session, {
       currentPassword: "not my password",
@@ -36,7 +36,7 @@ describe("POST /account/password", () => {
   });
 
   it("holds the new password to the sign-up rule: too short is 400 naming newPassword", async () => {
-    const account = await signUp("password-short");
+    const account = await signUpOverHttp("password-short");
     const res = await change(account.session, { currentPassword: account.password, newPassword: "short" });
     expect(res.status).toBe(400);
     expect(res.headers.get("content-type")).toBe("application/problem+json");
@@ -59,10 +59,11 @@ describe("POST /account/password", () => {
   });
 });
 
-describe("POST /account/password under the sign-in limits (real [[ratelimits]] bindings)", { timeout: 60_000 }, () => {
+describe("POST /account/password under the sign-in limits (wrangler.toml's [[ratelimits]])", {
+  timeout: 60_000,
+}, () => {
   it("counts current-password attempts against the email's sign-in budget", async () => {
-    const account = await signUp("password-limit");
-    await atWindowStart(RATE_POLICIES.perEmail.quota + 2);
+    const account = await signUpOverHttp("password-limit");
     const statuses: number[] = [];
     for (let i = 0; i < RATE_POLICIES.perEmail.quota + 1; i++) {
       const res = await limited("/account/password", {

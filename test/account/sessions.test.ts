@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { call, json, maxUser, signUp } from "../helpers";
+import { call, json, maxUser, signUpOverHttp } from "../helpers";
 
 const signIn = async (email: string, password: string, userAgent: string) => {
   const res = await call("/auth/login", { body: { email, password }, headers: { "User-Agent": userAgent } });
@@ -10,7 +10,7 @@ const signIn = async (email: string, password: string, userAgent: string) => {
 
 describe("GET /account/sessions", () => {
   it("lists the account's live sessions with their client, marking the one asking", async () => {
-    const account = await signUp("sessions");
+    const account = await signUpOverHttp("sessions");
     const laptop = await signIn(account.email, account.password, "Laptop Browser/1.0");
     await call("/auth/logout", { method: "POST", token: await signIn(account.email, account.password, "Gone/1.0") });
     const res = await call("/account/sessions", { token: laptop });
@@ -29,7 +29,7 @@ describe("GET /account/sessions", () => {
   });
 
   it("refreshes lastUsedAt once it is over a minute old", async () => {
-    const account = await signUp("sessions-touch");
+    const account = await signUpOverHttp("sessions-touch");
     const old = "2020-01-01T00:00:00.000Z";
     await env.DB.prepare("UPDATE sessions SET last_used_at = ? WHERE account_id = ?")
       .bind(old, account.accountId)
@@ -56,7 +56,7 @@ describe("GET /account/sessions", () => {
 
 describe("DELETE /account/sessions/{id}", () => {
   it("ends a session: 204, and its token is 401 on the next request while the others keep working", async () => {
-    const account = await signUp("end-session");
+    const account = await signUpOverHttp("end-session");
     const lost = await signIn(account.email, account.password, "Lost Laptop/1.0");
     const { data } = await json(await call("/account/sessions", { token: account.session }));
     const target = data.find((s: { userAgent: string }) => s.userAgent === "Lost Laptop/1.0");
@@ -71,8 +71,8 @@ describe("DELETE /account/sessions/{id}", () => {
   });
 
   it("answers another account's session with 404 problem+json and leaves it working", async () => {
-    const mine = await signUp("end-session-mine");
-    const theirs = await signUp("end-session-theirs");
+    const mine = await signUpOverHttp("end-session-mine");
+    const theirs = await signUpOverHttp("end-session-theirs");
     const { data } = await json(await call("/account/sessions", { token: theirs.session }));
     const res = await call(`/account/sessions/${data[0].id}`, { method: "DELETE", token: mine.session });
     expect(res.status).toBe(404);

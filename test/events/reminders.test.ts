@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it } from "vitest";
 import { accountSql, call, createTask, grant, json, maxUser } from "../helpers";
-import { createWebhook, receiver, runAlarm, verified } from "./support";
+import { createWebhook, receiver, runAlarm, runAlarmAt, verified } from "./support";
 
 let restore = () => {};
 afterEach(() => restore());
@@ -14,8 +14,9 @@ async function hooked() {
   const hook = await createWebhook(user.key, { url: "http://127.0.0.1:9/r", events: ["task.reminder"] });
   const r = receiver();
   restore = r.restore;
-  const fired = async () => {
-    await runAlarm(user.accountId);
+  // The alarm now, or at `at` (ms): a reminder's time without sleeping until it.
+  const fired = async (at?: number) => {
+    await (at === undefined ? runAlarm(user.accountId) : runAlarmAt(user.accountId, at));
     return r.received.map((request) => verified(hook.secret, request));
   };
   return { user, fired };
@@ -34,8 +35,7 @@ describe("reminders", () => {
     const alarm = await runInDurableObject(alarmOf(user.accountId), (_, state) => state.storage.getAlarm());
     expect(alarm).toBe(Date.parse(reminder));
     expect(await fired()).toEqual([]);
-    await sleep(1100);
-    const events = await fired();
+    const events = await fired(Date.parse(reminder));
     expect(events.map((e) => [e.type, e.data.id, e.data.reminder])).toEqual([["task.reminder", task.id, reminder]]);
     // Fired: the alarm again, or a retry, sends nothing more.
     expect(await fired()).toHaveLength(1);
@@ -54,18 +54,17 @@ describe("reminders", () => {
     await call(`/api/v1/tasks/${deleted.id}`, { method: "DELETE", token: user.key });
     await call("/api/v1/lists/gone", { method: "DELETE", token: user.key });
     expect(await accountSql(user.accountId, "SELECT * FROM reminders")).toEqual([]);
-    await sleep(1100);
-    expect(await fired()).toEqual([]);
+    expect(await fired(Date.parse(reminder) + 100)).toEqual([]);
   });
 
   it("moves a changed reminder, and never fires one already past when set", async () => {
     const { user, fired } = await hooked();
-    const moved = await createTask(user.key, { title: "Moved", reminder: inSeconds(1) });
+    const first = inSeconds(1);
+    const moved = await createTask(user.key, { title: "Moved", reminder: first });
     const later = inSeconds(3600);
     await patch(user.key, moved.id, { reminder: later });
     await createTask(user.key, { title: "Past", reminder: inSeconds(-60) });
-    await sleep(1100);
-    expect(await fired()).toEqual([]);
+    expect(await fired(Date.parse(first) + 100)).toEqual([]);
     const rows = await accountSql<{ task_id: string; at: number }>(user.accountId, "SELECT task_id, at FROM reminders");
     expect(rows).toEqual([{ task_id: moved.id, at: Date.parse(later) }]);
   });
@@ -76,6 +75,7 @@ describe("reminders", () => {
     // As if the alarm were late: its time comes, the alarm has not run.
     const { runInDurableObject } = await import("cloudflare:test");
     await runInDurableObject(alarmOf(user.accountId), (_, state) => state.storage.deleteAlarm());
+    // `run` stamps writes with the runtime clock, which only a real wait moves past the reminder.
     await sleep(1100);
     // Its time has come but the alarm has not run yet: a title change must not lose it.
     await patch(user.key, task.id, { title: "Due now, renamed" });
@@ -100,10 +100,10 @@ describe("reminders", () => {
 
   it("fires no event for an account whose Max lapsed", async () => {
     const { user, fired } = await hooked();
-    await createTask(user.key, { title: "Lapsed", reminder: inSeconds(1) });
+    const reminder = inSeconds(1);
+    await createTask(user.key, { title: "Lapsed", reminder });
     await grant(user.email, "free");
-    await sleep(1100);
-    expect(await fired()).toEqual([]);
+    expect(await fired(Date.parse(reminder) + 100)).toEqual([]);
     expect(await accountSql(user.accountId, "SELECT * FROM reminders")).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { vi } from "vitest";
@@ -46,6 +46,13 @@ export async function createWebhook(key: string, body: Record<string, unknown> =
 /** Runs the account object's alarm now (deliveries, reminders, retention), as the runtime would. */
 export const runAlarm = (accountId: string) =>
   runDurableObjectAlarm(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)));
+
+/** Runs the account object's alarm as if the clock read `now` (ms): a due time without sleeping until it. */
+export const runAlarmAt = (accountId: string, now: number) =>
+  runInDurableObject(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)), async (instance, state) => {
+    await state.storage.deleteAlarm();
+    await instance.alarm(undefined, now);
+  });
 
 /** The event a receiver got, after verifying its signature with the `standardwebhooks` package. */
 export function verified(secret: string, request: Received) {

@@ -14,7 +14,7 @@ import { PROBLEM_CODES } from "./support";
  *   - a redirect goes only to the client's registered redirect URI, never to a URI the request named;
  *   - an OAuth endpoint's 4xx is an RFC 6749 error (`{error}`), a page's is HTML, a rate limit problem+json;
  *   - nothing is connected: the account's connections do not change.
- * FUZZ_RUNS (default 200) sets the runs per endpoint, as in fuzz.test.ts.
+ * FUZZ_RUNS (20 in `npm test`, 200 in `npm run test:slow`) sets the runs per endpoint, as in fuzz.test.ts.
  */
 const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? "200") || 200;
 const SEED = Number((env as unknown as { FUZZ_SEED?: string }).FUZZ_SEED ?? Date.now() % 2 ** 31);

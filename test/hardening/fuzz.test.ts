@@ -25,7 +25,7 @@ import { PROBLEM_CODES } from "./support";
  *   - no response is 5xx;
  *   - every 4xx is problem+json with a known code;
  *   - a refused request changes no data (the account's tasks, their updatedAt, keys, sessions, time zone).
- * FUZZ_RUNS (default 200, see vitest.config.ts) sets the runs per endpoint and per tool.
+ * FUZZ_RUNS (20 in `npm test`, 200 in `npm run test:slow`: vitest.config.ts) sets the runs per endpoint and per tool.
  */
 const RUNS = Number((env as unknown as { FUZZ_RUNS?: string }).FUZZ_RUNS ?? "200") || 200;
 const SEED = Number((env as unknown as { FUZZ_SEED?: string }).FUZZ_SEED ?? Date.now() % 2 ** 31);

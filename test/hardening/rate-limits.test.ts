@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { generateApiKey } from "../../src/control/api-keys/format";
 import { RATE_POLICIES } from "../../src/transport/rate-limit";
 import { call, json, maxUser, signUp, uniqueEmail } from "../helpers";
-import { atWindowStart, limited, uniqueIp } from "./support";
+import { atWindowStart, limited, limitedByRuntime, uniqueIp } from "./support";
 
 /** Sends `n` requests one after another and tallies the statuses. */
 async function burst(n: number, send: (i: number) => Promise<Response>) {
@@ -26,13 +26,14 @@ const count = (statuses: number[], predicate: (s: number) => boolean) => statuse
 const is2xx = (s: number) => s >= 200 && s < 300;
 const RETRY_AFTER = /^[1-9]\d*$/;
 
-describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout: 60_000 }, () => {
+describe("rate limits (wrangler.toml's [[ratelimits]], RATE_LIMITS on)", { timeout: 60_000 }, () => {
   it("per API key: three times the quota in one window gives exactly the quota in 2xx, the rest 429 with Retry-After", async () => {
     const { quota, window } = RATE_POLICIES.perKey;
     const user = await maxUser("burst");
+    // The one burst against the runtime's own binding: it agrees with the tests' window (rate-window.ts).
     await atWindowStart(20, window);
     const { statuses, retryAfter } = await burst(3 * quota, () =>
-      limited("/api/v1/tasks", { token: user.key, ip: uniqueIp() }),
+      limitedByRuntime("/api/v1/tasks", { token: user.key, ip: uniqueIp() }),
     );
     expect(count(statuses, is2xx)).toBe(quota);
     expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
@@ -45,7 +46,6 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
   it("counts writes too, and the limit is per key: a second key of the same account is unaffected", async () => {
     const user = await maxUser("writes");
     const other = await maxUser("other");
-    await atWindowStart(15);
     const { statuses } = await burst(RATE_POLICIES.perKey.quota + 5, (i) =>
       limited("/api/v1/tasks", { token: user.key, body: { title: `t${i}` } }),
     );
@@ -69,9 +69,8 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
   });
 
   it("per IP on failed key attempts: 3× the quota gives exactly the quota in 401, the rest 429", async () => {
-    const { quota, window } = RATE_POLICIES.perIp;
+    const { quota } = RATE_POLICIES.perIp;
     const ip = uniqueIp();
-    await atWindowStart(10, window);
     const { statuses, retryAfter } = await burst(3 * quota, () =>
       limited("/api/v1/tasks", { token: generateApiKey(crypto.randomUUID()), ip }),
     );
@@ -86,7 +85,6 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
   it("per IP on /auth/signup: 3× the quota gives exactly the quota in 201, the rest 429", async () => {
     const { quota } = RATE_POLICIES.perIp;
     const ip = uniqueIp();
-    await atWindowStart(20);
     const { statuses, retryAfter } = await burst(3 * quota, () =>
       limited("/auth/signup", { ip, body: { email: uniqueEmail("ip"), password: "correct horse battery" } }),
     );
@@ -100,7 +98,6 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     // Ten accounts, three logins each: under the per-email limit, over the per-IP one.
     const accounts = await Promise.all(Array.from({ length: quota }, () => signUp("login-ip")));
     const ip = uniqueIp();
-    await atWindowStart(20);
     const { statuses } = await burst(3 * quota, (i) => {
       const account = accounts[i % quota]!;
       return limited("/auth/login", { ip, body: { email: account.email, password: account.password } });
@@ -113,7 +110,6 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
     const { quota } = RATE_POLICIES.perEmail;
     const account = await signUp("backoff");
     const unknown = uniqueEmail("nobody");
-    await atWindowStart(20);
     const attempts = async (email: string, password: string) => {
       const out: number[] = [];
       // A fresh IP per attempt: only the per-email limit applies.
@@ -147,7 +143,6 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
         headers: { Accept: "application/json, text/event-stream" },
         body: { jsonrpc: "2.0", id: 1, method: "tools/list", params: {} },
       });
-    await atWindowStart(20);
     const first = await mcp(user.key);
     expect(first.status).toBe(200);
     expect(first.headers.get("ratelimit-policy")).toBe('"per-key";q=120;w=60');
@@ -180,7 +175,6 @@ describe("rate limits (real [[ratelimits]] bindings, RATE_LIMITS on)", { timeout
         headers: { Accept: "application/json, text/event-stream" },
         body: Array.from({ length: size }, (_, i) => create(from + i)),
       });
-    await atWindowStart(30);
     const { statuses } = await burst(30, (i) => batch(i * 10, 10));
     expect(count(statuses, (s) => s === 200)).toBe(quota / 10);
     expect(count(statuses, (s) => s === 429)).toBe(30 - quota / 10);

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { errorCodes } from "../../src/domain/errors";
 import worker from "../../src";
 import { BASE, type CallOptions } from "../helpers";
+import { rateWindow } from "../support/rate-window";
 
 /**
  * The real Worker (src/index.ts) called with a patched env: rate limits on (the suite's
@@ -33,7 +34,12 @@ export async function callWith(
   return response;
 }
 
+/** Rate limits on, with wrangler.toml's quotas in a window of the test's own (test/support/rate-window.ts). */
 export const limited = (path: string, options: CallOptions & { ip?: string } = {}) =>
+  callWith({ RATE_LIMITS: "on", ...rateWindow() }, path, options);
+
+/** Rate limits on, counted by the runtime's own [[ratelimits]] bindings (windows aligned to the clock). */
+export const limitedByRuntime = (path: string, options: CallOptions & { ip?: string } = {}) =>
   callWith({ RATE_LIMITS: "on" }, path, options);
 
 /** A client IP no other test uses (random in 2001:db8::/32), so tests never share a rate-limit bucket. */
@@ -41,8 +47,9 @@ export const uniqueIp = () =>
   `2001:db8:${[...crypto.getRandomValues(new Uint16Array(6))].map((n) => n.toString(16)).join(":")}`;
 
 /**
- * Windows are aligned to the clock. A test that must stay inside one window waits for a
- * fresh one when fewer than `needed` seconds are left in the current one.
+ * The runtime's windows, and the RateLimit header's count (src/http/rate-limit.ts), are aligned to the
+ * clock. A test that must stay inside one of them waits for a fresh one when fewer than `needed` seconds
+ * are left in the current one; tests that count only refusals use `limited`, which needs no wait.
  */
 export async function atWindowStart(needed: number, window = 60) {
   const left = window - ((Date.now() / 1000) % window);

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ADMIN_TOKEN, call, json, signUp, uniqueEmail } from "../helpers";
+import { ADMIN_TOKEN, call, json, signUpOverHttp, uniqueEmail } from "../helpers";
 
 describe("sign-up, sign-in and sessions", () => {
   it("signs up with 201 {token, account} on the free plan", async () => {
@@ -13,7 +13,7 @@ describe("sign-up, sign-in and sessions", () => {
   });
 
   it("refuses a taken email with 409 and a short password with 400", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     const taken = await call("/auth/signup", {
       body: { email: account.email.toUpperCase(), password: "another long one" },
     });
@@ -25,7 +25,7 @@ describe("sign-up, sign-in and sessions", () => {
   });
 
   it("stores passwords as salted PBKDF2, never in clear", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     const row = await env.DB.prepare("SELECT password_hash FROM accounts WHERE id = ?")
       .bind(account.accountId)
       .first<{ password_hash: string }>();
@@ -34,7 +34,7 @@ describe("sign-up, sign-in and sessions", () => {
   });
 
   it("logs in with 200, and answers a wrong password and an unknown email with the same 401", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     const ok = await call("/auth/login", { body: { email: account.email, password: account.password } });
     expect(ok.status).toBe(200);
     expect((await json(ok)).account.id).toBe(account.accountId);
@@ -46,20 +46,20 @@ describe("sign-up, sign-in and sessions", () => {
   });
 
   it("logs out with 204 and the session stops working", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     expect((await call("/account", { token: account.session })).status).toBe(200);
     expect((await call("/auth/logout", { method: "POST", token: account.session })).status).toBe(204);
     expect((await call("/account", { token: account.session })).status).toBe(401);
   });
 
   it("stores session tokens hashed", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     const dump = JSON.stringify(await env.DB.prepare("SELECT * FROM sessions").all());
     expect(dump).not.toContain(account.session);
   });
 
   it("refuses an expired session", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     await env.DB.prepare("UPDATE sessions SET expires_at = '2020-01-01T00:00:00.000Z' WHERE account_id = ?")
       .bind(account.accountId)
       .run();
@@ -67,7 +67,7 @@ describe("sign-up, sign-in and sessions", () => {
   });
 
   it("reads and sets the account time zone", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     expect((await json(await call("/account", { token: account.session }))).timeZone).toBe("UTC");
     const res = await call("/account", {
       method: "PATCH",
@@ -82,7 +82,7 @@ describe("sign-up, sign-in and sessions", () => {
 
 describe("admin memberships", () => {
   it("grants Max with an expiry, visible in GET /account", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     const res = await call("/admin/memberships", {
       method: "PUT",
       token: ADMIN_TOKEN,
@@ -94,7 +94,7 @@ describe("admin memberships", () => {
   });
 
   it("answers 401 for a wrong admin token and 404 for an unknown email", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     const wrong = await call("/admin/memberships", {
       method: "PUT",
       token: "nope",

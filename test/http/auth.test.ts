@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "../../src/control/api-keys/format";
-import { accountSql, call, createKey, createTask, grant, json, maxUser, signUp } from "../helpers";
+import { accountSql, call, createKey, createTask, grant, json, maxUser, signUpOverHttp } from "../helpers";
 
 const taskCalls = (id = "0193c000-0000-7000-8000-000000000000") => [
   { path: "/api/v1/tasks", method: "GET" },
@@ -35,7 +35,7 @@ describe("task endpoint authentication (every task route)", () => {
   }
 
   it("refuses a sign-in session token on task routes", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     await grant(account.email, "max");
     for (const request of taskCalls()) {
       await expectUnauthorized(
@@ -50,7 +50,7 @@ describe("task endpoint authentication (every task route)", () => {
   });
 
   it("answers 403 max_required for a valid key without Max, before validating the body", async () => {
-    const account = await signUp("free");
+    const account = await signUpOverHttp("free");
     const { key } = await createKey(account.session);
     for (const request of [...taskCalls(), { path: "/api/v1/tasks", method: "POST", body: { bad: 1 } }]) {
       const res = await call(request.path, { method: request.method, body: request.body, token: key });
@@ -94,7 +94,7 @@ describe("task endpoint authentication (every task route)", () => {
 
 describe("API keys", () => {
   it("shows the key once and stores only its SHA-256 and a hint", async () => {
-    const account = await signUp();
+    const account = await signUpOverHttp();
     const res = await call("/account/api-keys", { token: account.session, body: { name: "laptop agent" } });
     expect(res.status).toBe(201);
     const created = await json(res);
@@ -134,7 +134,7 @@ describe("API keys", () => {
 
   it("cannot revoke another account's key", async () => {
     const alice = await maxUser("alice");
-    const bob = await signUp("bob");
+    const bob = await signUpOverHttp("bob");
     expect((await call(`/account/api-keys/${alice.keyId}`, { method: "DELETE", token: bob.session })).status).toBe(404);
     expect((await call("/api/v1/tasks", { token: alice.key })).status).toBe(200);
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { atWindowStart, uniqueIp } from "../hardening/support";
+import { uniqueIp } from "../hardening/support";
 import { authorizeUrl, fetchWorker, limited, ORIGIN, pkce, REDIRECT, registerClient, tokenRequest } from "./support";
 
 /**
@@ -116,7 +116,6 @@ describe("a slow Client ID Metadata Document", () => {
 
 describe("authorize requests per client IP", () => {
   it("takes 10 a minute (GET and POST alike), then a 429 page with Retry-After", async () => {
-    await atWindowStart(20);
     const clientId = await registerClient();
     const url = authorizeUrl({ clientId, challenge: (await pkce()).challenge });
     const ip = uniqueIp();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { maxUser } from "../helpers";
-import { atWindowStart, uniqueIp } from "../hardening/support";
+import { uniqueIp } from "../hardening/support";
 import { authorizeUrl, limited, ORIGIN, pkce, REDIRECT, registerClient } from "./support";
 
 const signIn = (url: string, ip: string, email: string, password: string) =>
@@ -13,7 +13,6 @@ const signIn = (url: string, ip: string, email: string, password: string) =>
 
 describe("the authorize page's sign-in has the limits of /auth/login", () => {
   it("10 attempts a minute per client IP, shared with /auth/login", async () => {
-    await atWindowStart(20);
     const clientId = await registerClient();
     const url = authorizeUrl({ clientId, challenge: (await pkce()).challenge });
     const ip = uniqueIp();
@@ -34,7 +33,6 @@ describe("the authorize page's sign-in has the limits of /auth/login", () => {
   }, 60_000);
 
   it("5 attempts a minute per email, whatever the IP, before the password is checked", async () => {
-    await atWindowStart(20);
     const user = await maxUser("oauth-email-limit");
     const clientId = await registerClient();
     const url = authorizeUrl({ clientId, challenge: (await pkce()).challenge });
@@ -48,7 +46,6 @@ describe("the authorize page's sign-in has the limits of /auth/login", () => {
 
 describe("dynamic client registration", () => {
   it("takes 10 registrations a minute per client IP", async () => {
-    await atWindowStart(20);
     const ip = uniqueIp();
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) {

@@ -3,6 +3,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import worker from "../../src";
+import { rateWindow } from "../support/rate-window";
 
 /**
  * OAuth needs https (or loopback http): these tests call the Worker at https://example.com, where the
@@ -22,7 +23,7 @@ export async function limited(url: string, init: RequestInit & { ip: string }): 
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(url, { ...init, headers }) as Request<unknown, IncomingRequestCfProperties>,
-    { ...env, RATE_LIMITS: "on" } as Env,
+    { ...env, RATE_LIMITS: "on", ...rateWindow() } as Env,
     ctx,
   );
   await waitOnExecutionContext(ctx);

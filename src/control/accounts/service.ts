@@ -55,9 +55,27 @@ export async function signUp(
   input: { email: string; password: string },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
+  return signUpWithPasswordHash(
+    db,
+    env,
+    { email: input.email, passwordHash: await hashPassword(input.password) },
+    client,
+  );
+}
+
+/**
+ * Sign-up once the password is hashed. Only signUp and the tests' seeding (test/support/seed.ts) call
+ * it: tests derive one hash for all their accounts instead of 100,000 PBKDF2 iterations each.
+ */
+export async function signUpWithPasswordHash(
+  db: Db,
+  env: Env,
+  input: { email: string; passwordHash: string },
+  client: ClientInfo = {},
+): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
   const id = newId();
-  const passwordHash = await hashPassword(input.password);
+  const { passwordHash } = input;
   const session = await newSession(db, id, client.userAgent);
   const fresh = { plan: "free", timeZone: "UTC" } as const;
   // The account's object first, as for every write a task request judges: made by this request, so it
