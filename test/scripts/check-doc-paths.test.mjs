@@ -32,7 +32,7 @@ describe("check-doc-paths", () => {
   it("accepts files, folders, globs, braces, a trailing … and prose punctuation", () => {
     const text = [
       "See src/control/key-directory.ts, src/domain/tasks/ and `src/domain/tasks/*.ts`.",
-      "Both `src/http/account-{task,list}-routes.ts`; anything in `src/domain/…`; migrations/0008_lists_and_search.sql:20.",
+      "Both `src/http/account-{data,events}.ts`; anything in `src/domain/…`; migrations/0008_lists_and_search.sql:20.",
     ].join("\n");
     assert.deepEqual(stale(text), []);
   });
