@@ -10,8 +10,8 @@ import { checkDocPaths, expandBraces, repositoryIndex, stalePaths } from "../../
 const root = join(import.meta.dirname, "..", "..");
 const index = repositoryIndex([
   "src/control/key-directory.ts",
-  "src/object/tasks/list.ts",
-  "src/object/tasks/write.ts",
+  "src/domain/tasks/list.ts",
+  "src/domain/tasks/write.ts",
   "src/http/account-task-routes.ts",
   "src/http/account-list-routes.ts",
   "migrations/0008_lists_and_search.sql",
@@ -32,7 +32,7 @@ describe("check-doc-paths", () => {
   it("accepts files, folders, globs, braces, a trailing … and prose punctuation", () => {
     const text = [
       "See src/control/key-directory.ts, src/domain/tasks/ and `src/domain/tasks/*.ts`.",
-      "Both `src/http/account-{data,events}.ts`; anything in `src/domain/…`; migrations/0008_lists_and_search.sql:20.",
+      "Both `src/http/account-{task,list}-routes.ts`; anything in `src/domain/…`; migrations/0008_lists_and_search.sql:20.",
     ].join("\n");
     assert.deepEqual(stale(text), []);
   });
