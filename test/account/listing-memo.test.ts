@@ -86,13 +86,20 @@ describe("the listing memo", () => {
     expect(next.meta.serverTime).toBe(repeated.meta.serverTime);
   });
 
-  it("reads again after the object's alarm and after a change from the control plane", async () => {
+  it("reads again after an alarm that purged and after a change from the control plane; an idle alarm keeps it", async () => {
     const user = await maxUser("memo-alarm");
     await createTask(user.key, { title: "one" });
+    const gone = await createTask(user.key, { title: "gone long ago" });
     await runInDurableObject(objectOf(user.accountId), async (instance, state) => {
       const db = dbOf(state);
+      // A tombstone past its 90 days: the alarm's retention deletes it, a write the memo must see.
+      state.storage.sql.exec("UPDATE tasks SET deleted_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", gone.id);
       const read = countingRead();
       memoisedListing(db, {}, read);
+      await instance.alarm();
+      memoisedListing(db, {}, read);
+      expect(read.calls).toBe(2);
+      // Nothing left to purge: the alarm writes nothing, and the listing is served again.
       await instance.alarm();
       memoisedListing(db, {}, read);
       expect(read.calls).toBe(2);
