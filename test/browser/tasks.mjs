@@ -215,7 +215,12 @@ async function main() {
         await editButton("Buy oat milk and bread").click();
         await dialog().getByRole("button", { name: "Delete" }).click();
         await editButton("Buy oat milk and bread").waitFor({ state: "detached" });
-        await until(async () => (await rest(`/tasks/${edited.id}`)).status === 404, "not deleted over REST", 15_000);
+        await until(
+          async () => (await rest(`/tasks/${edited.id}`)).status === 404,
+          "not deleted over REST",
+          15_000,
+          500,
+        );
       },
     ],
     [
@@ -275,7 +280,7 @@ async function main() {
         await page.keyboard.press("Enter");
         await editButton(title).waitFor({ state: "detached" });
         const id = (await restTask(title)).id;
-        await until(async () => (await rest(`/tasks/${id}`)).status === 404, "keyboard delete not sent", 15_000);
+        await until(async () => (await rest(`/tasks/${id}`)).status === 404, "keyboard delete not sent", 15_000, 500);
       },
     ],
     [

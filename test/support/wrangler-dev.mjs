@@ -25,8 +25,12 @@ const wranglerJs = join(root, "node_modules/wrangler/bin/wrangler.js");
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `check` returns a truthy value; throws `message` (with the last error) on timeout. */
-export async function until(check, message, timeout = 10_000) {
+/**
+ * Polls until `check` returns a truthy value; throws `message` (with the last error) on timeout. A check
+ * that calls the API with a key polls every `interval` ms: `wrangler dev` enforces the real per-key limit
+ * (120 a minute), which 15 s of polling every 100 ms would exhaust, and then every answer is 429.
+ */
+export async function until(check, message, timeout = 10_000, interval = 100) {
   const deadline = Date.now() + timeout;
   let last;
   while (Date.now() < deadline) {
@@ -36,7 +40,7 @@ export async function until(check, message, timeout = 10_000) {
     } catch (error) {
       last = error;
     }
-    await sleep(100);
+    await sleep(interval);
   }
   throw new Error(`${message}${last ? ` (last error: ${last.message})` : ""}`);
 }
