@@ -6,12 +6,11 @@
 //
 // Usage: node scripts/build-skill.mjs          writes both files (npm run skill)
 //        node scripts/build-skill.mjs --check  fails, writing nothing, when either file differs (npm run skill:check)
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
-import { build } from "esbuild";
+import { fileURLToPath } from "node:url";
 import { REFERENCE_PATH, renderSkill } from "./skill-render.mjs";
+import { contactEmail, importWorkerSources } from "./worker-sources.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 // The stand-in origin SKILL.md writes every URL with (it says to replace it with the serving origin).
@@ -28,36 +27,11 @@ export { errorCodes } from "./src/domain/errors.ts";
 export { toJSONSchema } from "zod";
 `;
 
-async function loadSources() {
-  const work = mkdtempSync(join(tmpdir(), "build-skill-"));
-  try {
-    const bundle = join(work, "skill-sources.mjs");
-    await build({
-      absWorkingDir: root,
-      stdin: { contents: ENTRY, resolveDir: root, loader: "ts", sourcefile: "skill-sources.ts" },
-      outfile: bundle,
-      bundle: true,
-      format: "esm",
-      platform: "node",
-      target: "node20",
-      mainFields: ["module", "main"],
-      conditions: ["workerd", "worker", "import"],
-      loader: { ".md": "text", ".txt": "text", ".sql": "text" },
-      external: ["cloudflare:*"],
-      logLevel: "warning",
-    });
-    return await import(pathToFileURL(bundle).href);
-  } finally {
-    rmSync(work, { recursive: true, force: true });
-  }
-}
+const loadSources = () => importWorkerSources(ENTRY, "skill-sources");
 
 async function generate() {
   const sources = await loadSources();
-  // The one binding the document reads, as openapi-dump.mjs takes it: the dump matches a deploy.
-  const wrangler = readFileSync(join(root, "wrangler.toml"), "utf8");
-  const contact = /^CONTACT_EMAIL\s*=\s*"([^"]+)"/m.exec(wrangler)?.[1];
-  if (!contact) throw new Error("CONTACT_EMAIL not found in wrangler.toml [vars]");
+  const contact = contactEmail();
   const res = await sources.createV1App().request(`${ORIGIN}/openapi.json`, {}, { CONTACT_EMAIL: contact });
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}: ${await res.text()}`);
   const tools = sources.tools.map((tool) => ({

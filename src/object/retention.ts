@@ -1,4 +1,4 @@
-import { and, isNotNull, lte, lt, min, or, sql } from "drizzle-orm";
+import { and, isNotNull, lte, lt, min, sql } from "drizzle-orm";
 import { idempotencyKeys, lists, tasks } from "./schema";
 import { nowSql } from "../domain/clock";
 import type { AccountDb } from "./context";

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { reachAccount } from "../account-client";
 import type { Db } from "../db";
 import { accounts } from "../schema";

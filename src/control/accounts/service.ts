@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { changeAccount, initAccount } from "../account-client";
 import type { Db } from "../db";
 import { accounts, memberships, nowSql, sessions } from "../schema";

@@ -1,4 +1,4 @@
-import { and, desc, eq, gt, gte, isNull, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gt, gte, isNull, ne, or } from "drizzle-orm";
 import { changeAccount, reachAccount } from "../account-client";
 import { UNAUTHORIZED } from "../../object/credentials";
 import type { Db } from "../db";
