@@ -14,7 +14,7 @@ import { errorResponses } from "../transport/problem";
 import { TaskChange } from "./v1/tasks";
 import { documentKeyRateLimit, limitAccount, limitAuthByIp } from "../transport/rate-limit";
 import { noStore } from "./security-headers";
-import { defaultHook, jsonBodies } from "../transport/validation";
+import { defaultHook, jsonBodies, optionalBody } from "../transport/validation";
 
 /**
  * Who may call a route, and what runs before its handler. A route gets its access from the app it
@@ -138,8 +138,24 @@ export function routesFor(access: Access, ...register: ((app: OpenAPIHono<AppEnv
   for (const route of routes.routes) declare(route.handler, access);
 
   const guarded = new OpenAPIHono<AppEnv>();
+  // Before the guards, so that their body rules know the route's declaration (`required: false`).
+  for (const { method, path } of optionalBodyRoutes(routes)) guarded.on(method, path, optionalBody);
   for (const path of guardedPaths(routes.routes, access)) guarded.use(path, ...access.guards);
   return guarded.route("/", routes);
+}
+
+/** The routes whose OpenAPI declaration says their body may be left out, at their Hono paths. */
+function optionalBodyRoutes(routes: OpenAPIHono<AppEnv>) {
+  return routes.openAPIRegistry.definitions.flatMap((definition) =>
+    definition.type === "route" && definition.route.request?.body?.required === false
+      ? [
+          {
+            method: definition.route.method.toUpperCase(),
+            path: definition.route.path.replaceAll(/\/{(.+?)}/g, "/:$1"),
+          },
+        ]
+      : [],
+  );
 }
 
 /**

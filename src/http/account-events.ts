@@ -57,7 +57,8 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/account/feed",
       operationId: "rotateFeed",
       security: session,
-      request: { body: { required: true, ...json(z.strictObject({})) } },
+      // `{}` or no body at all: there is nothing to say.
+      request: { body: { required: false, ...json(z.strictObject({})) } },
       responses: {
         201: { description: "A new URL; the previous one answers 404 from now on.", ...json(NewFeed) },
         ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),

@@ -10,6 +10,8 @@ export interface AppVariables {
   /** A task route's caller: the account its API key or session names, and that credential, judged by the account's object. */
   caller: AccountCaller;
   sessionId: string;
+  /** Set before the guards for a route whose OpenAPI body is `required: false`: an empty body reads as `{}`. */
+  bodyOptional: boolean;
 }
 
 export interface AppEnv {

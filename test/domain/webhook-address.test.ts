@@ -46,6 +46,16 @@ const cases: [url: string, refusal: string | null][] = [
   ["https://224.0.0.1/", "a multicast address"],
   ["https://[ff02::1]/", "a multicast address"],
   ["https://255.255.255.255/", "a reserved address"],
+  // The probe's five (issue 35): special-purpose blocks a webhook once could name.
+  ["https://[::ffff:0:7f00:1]/", "a loopback address"],
+  ["https://[::ffff:0:a9fe:a9fe]/", "a link-local address"],
+  ["https://[64:ff9b:1::808:808]/", "a reserved address"],
+  ["https://[2001::1]/", "a reserved address"],
+  ["https://192.88.99.1/", "a reserved address"],
+  ["https://[2002:808:808::1]/", "a reserved address"],
+  ["https://[3fff::1]/", "a reserved address"],
+  ["https://[5f00::1]/", "a reserved address"],
+  ["https://[::ffff:8.8.8.8]/", null],
 ];
 
 // The rule itself, with its wording, is held by public-address.test.ts; here, that a webhook's address follows it.

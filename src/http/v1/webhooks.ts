@@ -94,10 +94,10 @@ export const testWebhookRoute = createRoute({
   operationId: "testWebhook",
   summary: "Send a test event",
   description:
-    "Queues a `webhook.test` event to this webhook (enabled or not), delivered within seconds and retried like any event. Its outcome appears in `listWebhookDeliveries`. The body is `{}` (every POST here is JSON).",
+    "Queues a `webhook.test` event to this webhook (enabled or not), delivered within seconds and retried like any event. Its outcome appears in `listWebhookDeliveries`. The body is `{}`, or none at all (`curl -X POST`).",
   tags,
   security,
-  request: { params: IdParam, body: { required: true, ...json(z.strictObject({})) } },
+  request: { params: IdParam, body: { required: false, ...json(z.strictObject({})) } },
   responses: {
     202: {
       description: "Queued.",
