@@ -74,6 +74,14 @@ describe("lists over REST", () => {
     expect([clash.status, (await json(clash)).code]).toEqual([409, "list_exists"]);
     // A list may change the case of its own name.
     expect((await json(await patchList(user, home.id, { name: "HOME" }))).name).toBe("HOME");
+    // The error names the existing list by its name as stored, not by its id (issue 35 item 13).
+    const named = await json(await createList(user, { name: "hOmE" }));
+    const renamed = await json(await patchList(user, work.id, { name: "home" }));
+    for (const problem of [named, renamed]) {
+      expect(problem.code).toBe("list_exists");
+      expect(problem.detail).toContain('"HOME"');
+      expect(problem.detail).not.toContain(home.id);
+    }
     // Another account may use the same name.
     expect((await createList(await maxUser("lists-unique-2"), { name: "home" })).status).toBe(201);
     // A deleted list's name is free again.

@@ -33,12 +33,16 @@ export function toList(db: AccountDb, row: ListRow): List {
 /** 409 when another live list has this name (ignoring case), or this id. */
 function refuseClash(db: AccountDb, id: string, nameKey: string, self?: string) {
   const named = db
-    .select({ id: lists.id })
+    .select({ name: lists.name })
     .from(lists)
     .where(and(eq(lists.nameKey, nameKey), isNull(lists.deletedAt), self ? ne(lists.id, self) : undefined))
     .get();
   if (named) {
-    throw new AppError("list_exists", `The list "${named.id}" already has this name (names are unique ignoring case).`);
+    // Its name as stored, which may differ in case from the one asked for.
+    throw new AppError(
+      "list_exists",
+      `The list "${named.name}" already has this name (names are unique ignoring case).`,
+    );
   }
   if (!self && db.select({ id: lists.id }).from(lists).where(whereLive(id)).get()) {
     throw new AppError("list_exists", "A list with this id already exists.");
