@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { call, json, maxUser } from "../helpers";
+import { call, createTask, json, maxUser } from "../helpers";
 import { callError, callOk, mcpClient } from "./client";
 
 /**
@@ -25,6 +25,9 @@ const property = (tool: string, name: string) =>
 describe("errors that say how to fix the input", () => {
   it.each([
     ["update_task", { reminder: "" }, "reminder", "send null"],
+    // null clears the reminder, so models send it for fields that "" clears (issue 35 item 19).
+    ["update_task", { due: null }, "due", 'null is not accepted: send "" to clear it'],
+    ["update_task", { notes: null }, "notes", 'null is not accepted: send "" to clear it'],
     ["create_task", { reminder: "" }, "reminder", "leave reminder out"],
     ["create_task", { repeat: "RRULE:FREQ=DAILY" }, "repeat", 'drop the prefix and send the rule alone, "FREQ=DAILY"'],
     ["create_task", { repeat: "every weekday" }, "repeat", "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR (every weekday)"],
@@ -39,6 +42,15 @@ describe("errors that say how to fix the input", () => {
     const res = await call("/api/v1/tasks", { token: key, body: { title: "REST", repeat: "RRULE:FREQ=WEEKLY" } });
     expect(res.status).toBe(400);
     expect((await json(res)).errors).toEqual([{ path: "repeat", message: expect.stringContaining('"FREQ=WEEKLY"') }]);
+  });
+
+  it('says over REST too that "" clears a field null does not', async () => {
+    const task = await createTask(key, { title: "REST clear", due: "2026-12-24", notes: "kept" });
+    for (const field of ["due", "notes"]) {
+      const res = await call(`/api/v1/tasks/${task.id}`, { method: "PATCH", token: key, body: { [field]: null } });
+      expect(res.status).toBe(400);
+      expect((await json(res)).errors).toEqual([{ path: field, message: 'null is not accepted: send "" to clear it' }]);
+    }
   });
 
   it("still takes the rules it suggests", async () => {

@@ -52,14 +52,22 @@ type Cleared<F> = F extends { patch: "empty" }
     ? z.ZodNullable<SchemaOf<F>>
     : SchemaOf<F>;
 type PatchShape = { [K in keyof Declared<"patch">]: z.ZodOptional<Cleared<Declared<"patch">[K]>> };
+/**
+ * A field cleared by "" answers null with how to clear it: null clears the reminder, so models send it
+ * for the others too, and the union's own message ("Invalid input") did not say what to send instead.
+ */
+const clearedByEmpty = (schema: z.ZodType) =>
+  z.union([z.literal(""), schema], {
+    error: (issue) => (issue.input === null ? 'null is not accepted: send "" to clear it' : undefined),
+  });
+
 /** A patch value: "" clears an optional text field, null the reminder. */
 const patchSchema = (f: {
   patch: string;
   schema: z.ZodType;
   patchMeta?: { description: string; example?: string };
 }) => {
-  const cleared =
-    f.patch === "empty" ? z.union([z.literal(""), f.schema]) : f.patch === "null" ? f.schema.nullable() : f.schema;
+  const cleared = f.patch === "empty" ? clearedByEmpty(f.schema) : f.patch === "null" ? f.schema.nullable() : f.schema;
   return f.patchMeta ? cleared.optional().meta(f.patchMeta) : cleared.optional();
 };
 export const TaskPatch = z
