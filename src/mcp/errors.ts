@@ -24,6 +24,7 @@ const modelFixable = new Set<ErrorCode>([
 const hints: Partial<Record<ErrorCode, string>> = {
   validation_failed: "Fix the arguments named in Fields and call the tool again.",
   task_not_found: "Call list_tasks to find the task's current id.",
+  pack_not_found: "Call list_calendar_packs to find the pack's id.",
   max_required:
     "Tell the user that task tools need an active Max membership and give them the Upgrade link; retry once they have upgraded there.",
   sync_expired: "Call list_tasks again without `since` for a full list.",

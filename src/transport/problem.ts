@@ -75,14 +75,23 @@ export const Problem = z
 /** Where a caller without Max goes: the account page's membership section (Upgrade to Max, Manage billing). */
 export const upgradeUrl = (origin: string) => `${origin}/#billing`;
 
+/**
+ * What to do next, added to the detail over HTTP where the domain's message leaves it to the surface:
+ * the domain names no route, and MCP names its tool instead (mcp/errors.ts).
+ */
+const nextStep: Partial<Record<ErrorCode, string>> = {
+  pack_not_found: "GET /api/v1/calendars lists them.",
+};
+
 /** `origin`: where problem type URIs live (publicOrigin, or the request's own origin). */
 function problemParts(origin: string, error: AppError) {
   const status = statusOf[error.code];
+  const next = nextStep[error.code];
   const body = {
     type: `${origin}/problems/${error.code}`,
     title: titleOf(error.code),
     status,
-    detail: error.detail,
+    detail: next ? `${error.detail} ${next}` : error.detail,
     code: error.code,
     ...(error.errors ? { errors: error.errors } : {}),
     ...(error.code === "max_required" ? { upgradeUrl: upgradeUrl(origin) } : {}),

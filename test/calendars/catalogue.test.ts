@@ -140,7 +140,10 @@ describe("calendar catalogue", () => {
       const res = await call(path);
       expect(res.status, path).toBe(404);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
-      expect((await json(res)).code, path).toBe("pack_not_found");
+      const problem = await json(res);
+      expect(problem.code, path).toBe("pack_not_found");
+      // Over REST the detail names the listing route; MCP names its tool instead (test/mcp/calendars.test.ts).
+      expect(problem.detail, path).toContain("GET /api/v1/calendars lists them.");
       expect(res.headers.get("access-control-allow-origin")).toBe("*");
     }
   });

@@ -163,6 +163,15 @@ describe("list_holidays", () => {
     expect(result.note).toContain("covers");
   });
 
+  it("points to list_calendar_packs, not to REST, for an unknown pack (issue 35 item 20)", async () => {
+    const error = toolErrorOf(
+      await (await freeClient()).callTool({ name: "list_holidays", arguments: { pack: "zz-nowhere" } }),
+    );
+    expect(error.code).toBe("pack_not_found");
+    expect(error.line("Hint")).toContain("list_calendar_packs");
+    expect(error.text).not.toContain("/api/v1");
+  });
+
   it.each([
     [{}, "pack"],
     [{ pack: "zz-nowhere" }, "pack_not_found"],

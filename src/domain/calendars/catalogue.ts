@@ -70,8 +70,8 @@ export async function listPacks(
   return filter.query?.trim() ? searchPacks(inCountry, filter.query) : inCountry;
 }
 
-const packNotFound = (id: string) =>
-  new AppError("pack_not_found", `No calendar pack with id "${id}". GET /api/v1/calendars lists them.`);
+// Where the packs are listed is each surface's to say (transport/problem.ts, mcp/errors.ts).
+const packNotFound = (id: string) => new AppError("pack_not_found", `No calendar pack with id "${id}".`);
 
 /** Resolves a pack id (case-insensitive) to its canonical id and the strong ETag of its stored JSON. */
 export async function findPack(assets: Fetcher, id: string): Promise<{ id: string; etag: string }> {
