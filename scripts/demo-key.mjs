@@ -1,10 +1,17 @@
 // Signs up a demo account on a running `npm run dev`, grants it Max through the admin route,
 // creates an API key and prints it with a first curl.
-//   BASE_URL (default http://localhost:8787), ADMIN_TOKEN (default: read from .dev.vars)
+//   `npm run demo-key -- 8801` or `-- http://localhost:8801`: where `npm run dev` runs (else BASE_URL, else
+//   http://localhost:8787: scripts/demo-key-target.mjs); ADMIN_TOKEN (default: read from .dev.vars)
 import { existsSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { demoKeyTarget, unreachableMessage } from "./demo-key-target.mjs";
 
-const base = (process.env.BASE_URL ?? "http://localhost:8787").replace(/\/$/, "");
+const target = demoKeyTarget(process.argv.slice(2), process.env);
+if (target.error) {
+  console.error(target.error);
+  process.exit(1);
+}
+const { base } = target;
 const adminToken =
   process.env.ADMIN_TOKEN ??
   (existsSync(".dev.vars") ? /^ADMIN_TOKEN=(.*)$/m.exec(readFileSync(".dev.vars", "utf8"))?.[1]?.trim() : undefined);
@@ -19,7 +26,7 @@ async function call(path, { method = "POST", token, body } = {}) {
     headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   }).catch((e) => {
-    console.error(`Cannot reach ${base}: ${e.cause?.code ?? e.message}. Is \`npm run dev\` running?`);
+    console.error(unreachableMessage(target, e.cause?.code ?? e.message));
     process.exit(1);
   });
   const data = res.status === 204 ? null : await res.json();

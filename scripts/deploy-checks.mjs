@@ -1,5 +1,6 @@
-// What `npm run deploy` refuses, and the exact words it says. Pure functions, no I/O: scripts/deploy.mjs
-// calls them before wrangler runs, and test/scripts/deploy.test.mjs holds them to these messages.
+// What `npm run deploy` refuses, and the exact words it says. Pure functions, no I/O (randomness aside):
+// scripts/deploy.mjs calls them before wrangler runs, and test/scripts/deploy.test.mjs holds them to these messages.
+import { randomBytes } from "node:crypto";
 
 /** The address wrangler.toml ships with. Users see CONTACT_EMAIL in GET /api/v1/ and the OpenAPI document. */
 export const EXAMPLE_CONTACT_EMAIL = "support@todo.example.com";
@@ -49,23 +50,59 @@ export function varProblems(vars) {
   return problems;
 }
 
+/** A fresh ADMIN_TOKEN: 32 random bytes from the system's CSPRNG, base64url (43 characters). */
+export function generateAdminToken() {
+  return randomBytes(32).toString("base64url");
+}
+
+// How `wrangler secret list` says the Worker does not exist yet (its first deploy): then it has no secret.
+const WORKER_NOT_FOUND = /Worker "[^"]*"(?: \(env: [^)]*\))? not found/;
+
 /**
- * Problems with ADMIN_TOKEN: `fromEnv` is the value in the deploying shell's environment (uploaded with the
- * deploy), `deployed` whether the Worker already has the secret.
+ * What the deploy does with ADMIN_TOKEN. `fromEnv`: the value in the deploying shell's environment; `secretList`:
+ * the result `{ ok, stdout, stderr }` of `wrangler secret list --format json`, asked only when `fromEnv` is empty.
+ * Returns `{ upload, generated, problems }`: the token to upload with the deploy (undefined: keep the deployed one),
+ * whether this run made it up (then it must be shown once), and what stops the deploy.
+ * A token is generated only when the Worker surely has none: a list that failed for another reason (network,
+ * permissions) refuses, rather than replace a token the operator holds.
  */
-export function adminTokenProblems({ fromEnv, deployed }) {
+export function planAdminToken({ fromEnv, secretList, generate = generateAdminToken }) {
   if (fromEnv !== undefined && fromEnv !== "") {
-    return fromEnv.length >= MIN_ADMIN_TOKEN_LENGTH
-      ? []
-      : [
-          `ADMIN_TOKEN in the environment has ${fromEnv.length} characters; use at least ${MIN_ADMIN_TOKEN_LENGTH} ` +
-            `random ones: ADMIN_TOKEN="$(openssl rand -base64 32)" npm run deploy`,
-        ];
+    const problems =
+      fromEnv.length >= MIN_ADMIN_TOKEN_LENGTH
+        ? []
+        : [
+            `ADMIN_TOKEN in the environment has ${fromEnv.length} characters; use at least ${MIN_ADMIN_TOKEN_LENGTH} ` +
+              "random ones, or leave it unset on the first deploy and `npm run deploy` makes one up and shows it once",
+          ];
+    return { upload: fromEnv, generated: false, problems };
   }
-  if (deployed) return [];
+  if (secretList?.ok) {
+    if (/"name":\s*"ADMIN_TOKEN"/.test(secretList.stdout)) return { upload: undefined, generated: false, problems: [] };
+  } else if (!WORKER_NOT_FOUND.test(`${secretList?.stdout ?? ""}\n${secretList?.stderr ?? ""}`)) {
+    return {
+      upload: undefined,
+      generated: false,
+      problems: [
+        "`wrangler secret list` failed, so whether the Worker already has ADMIN_TOKEN is unknown; not deploying " +
+          "rather than replace it. Run `npm run deploy` again, or give the token: ADMIN_TOKEN=… npm run deploy",
+      ],
+    };
+  }
+  return { upload: generate(), generated: true, problems: [] };
+}
+
+/** The lines that show a generated ADMIN_TOKEN, once, after the deploy stored it. Empty for a given one. */
+export function adminTokenNotice({ upload, generated }) {
+  if (!generated) return "";
   return [
-    "ADMIN_TOKEN is not set: it guards PUT /admin/memberships, the route that grants Max. Deploy once with it in " +
-      'the environment, and keep it somewhere safe: ADMIN_TOKEN="$(openssl rand -base64 32)" npm run deploy ' +
-      "(later deploys keep it; change it with `npx wrangler secret put ADMIN_TOKEN`)",
-  ];
+    "",
+    "ADMIN_TOKEN (generated, now the Worker's secret; it guards PUT /admin/memberships, which grants Max):",
+    "",
+    `  ${upload}`,
+    "",
+    "Store this now: it is not shown again. Put it in your password manager; to replace it later:",
+    "`npx wrangler secret put ADMIN_TOKEN`.",
+    "",
+  ].join("\n");
 }

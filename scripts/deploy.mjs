@@ -1,9 +1,10 @@
 // `npm run deploy`: from a fresh Cloudflare account to a running Worker in one command (docs/deploy.md).
 //   1. refuses, before wrangler runs, the example CONTACT_EMAIL and a missing PUBLIC_ORIGIN (scripts/deploy-checks.mjs);
-//   2. then, logged in, a missing ADMIN_TOKEN (neither in the environment nor on the deployed Worker);
+//   2. then, logged in, a short ADMIN_TOKEN; when there is none (neither in the environment nor on the deployed
+//      Worker) it generates one, and shows it once after the deploy stored it;
 //   3. builds the assets, creates the D1 database if the account has none of that name, applies its migrations;
 //   4. `wrangler deploy --minify`, which creates the KV namespace on the first deploy (automatic provisioning) and
-//      uploads ADMIN_TOKEN from the environment when it is there.
+//      uploads ADMIN_TOKEN (given or generated) when there is one to upload. A given token is never printed.
 // Migrations run before the new code, as every migration here only adds. Arguments reach `wrangler deploy`
 // (`--config <file>` every wrangler command); with --dry-run only the first check runs, then `wrangler deploy --dry-run`.
 import { spawnSync } from "node:child_process";
@@ -11,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
-import { adminTokenProblems, varProblems } from "./deploy-checks.mjs";
+import { adminTokenNotice, planAdminToken, varProblems } from "./deploy-checks.mjs";
 
 const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
@@ -44,6 +45,8 @@ const { rawConfig } = experimental_readRawConfig({ config: configPath });
 const problems = varProblems(rawConfig.vars ?? {});
 if (problems.length > 0) refuse(problems);
 
+/** What this deploy does with ADMIN_TOKEN (planAdminToken); none on a dry run, which uploads nothing. */
+let adminToken = { upload: undefined, generated: false };
 if (!dryRun) {
   const databases = wrangler(["d1", "list", "--json"], { capture: true });
   if (!databases.ok) {
@@ -54,13 +57,10 @@ if (!dryRun) {
     ]);
   }
   const fromEnv = process.env.ADMIN_TOKEN;
-  // The Worker does not exist before its first deploy: then `secret list` fails and the secret is not there.
-  const secrets = fromEnv
-    ? { ok: false, stdout: "[]" }
-    : wrangler(["secret", "list", "--format", "json"], { capture: true });
-  const deployed = secrets.ok && /"name":\s*"ADMIN_TOKEN"/.test(secrets.stdout);
-  const tokenProblems = adminTokenProblems({ fromEnv, deployed });
-  if (tokenProblems.length > 0) refuse(tokenProblems);
+  // The Worker does not exist before its first deploy: then `secret list` fails with "not found".
+  const secretList = fromEnv ? undefined : wrangler(["secret", "list", "--format", "json"], { capture: true });
+  adminToken = planAdminToken({ fromEnv, secretList });
+  if (adminToken.problems.length > 0) refuse(adminToken.problems);
 
   const db = rawConfig.d1_databases?.find((d) => d.binding === "DB");
   if (!JSON.parse(databases.stdout).some((d) => d.name === db.database_name)) {
@@ -71,13 +71,19 @@ if (!dryRun) {
 
 must("npm run assets", { ok: spawnSync("npm", ["run", "assets"], { stdio: "inherit" }).status === 0 });
 const secretArgs = [];
-const secretsDir = process.env.ADMIN_TOKEN && !dryRun ? mkdtempSync(join(tmpdir(), "deploy-")) : undefined;
+const secretsDir = adminToken.upload ? mkdtempSync(join(tmpdir(), "deploy-")) : undefined;
 if (secretsDir) {
   const file = join(secretsDir, "secrets.json");
-  writeFileSync(file, JSON.stringify({ ADMIN_TOKEN: process.env.ADMIN_TOKEN }), { mode: 0o600 });
+  writeFileSync(file, JSON.stringify({ ADMIN_TOKEN: adminToken.upload }), { mode: 0o600 });
   secretArgs.push("--secrets-file", file);
 }
 const deployArgs = args.filter((_, i) => configAt < 0 || (i !== configAt && i !== configAt + 1));
 const deploy = wrangler(["deploy", "--minify", ...secretArgs, ...deployArgs]);
 if (secretsDir) rmSync(secretsDir, { recursive: true, force: true });
+// Shown after the attempt, also a failed one: wrangler may have stored the secret before failing, and the next
+// run would then find it deployed and never show it. If it stored nothing, the next run makes a new one.
+if (adminToken.generated) {
+  console.log(adminTokenNotice(adminToken));
+  if (!deploy.ok) console.log("The deploy failed: if it stored nothing, the next `npm run deploy` makes a new one.");
+}
 must("wrangler deploy", deploy);

@@ -6,7 +6,13 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, it } from "node:test";
-import { adminTokenProblems, EXAMPLE_CONTACT_EMAIL, varProblems } from "../../scripts/deploy-checks.mjs";
+import {
+  adminTokenNotice,
+  EXAMPLE_CONTACT_EMAIL,
+  generateAdminToken,
+  planAdminToken,
+  varProblems,
+} from "../../scripts/deploy-checks.mjs";
 
 const root = join(import.meta.dirname, "..", "..");
 const OK_VARS = { CONTACT_EMAIL: "help@tasks.acme.dev", PUBLIC_ORIGIN: "https://tasks.acme.dev" };
@@ -17,6 +23,8 @@ const EMPTY_ORIGIN_PROBLEM =
   "PUBLIC_ORIGIN is empty: links, problem types and OAuth would follow each request's Host. Set it in " +
   'wrangler.toml [vars] to the origin users reach: PUBLIC_ORIGIN = "https://todo.your-domain.com" (a custom ' +
   'domain, see `routes`) or "https://todo-calendar.<your-subdomain>.workers.dev"';
+
+const noSecrets = () => ({ ok: true, stdout: "[]", stderr: "" });
 
 describe("deploy checks", () => {
   it("refuses the example CONTACT_EMAIL and an empty PUBLIC_ORIGIN, saying what to set", () => {
@@ -41,11 +49,57 @@ describe("deploy checks", () => {
     assert.match(varProblems({ ...OK_VARS, PUBLIC_ORIGIN: "https://todo.example.com" })[0] ?? "", /example host/);
   });
 
-  it("refuses a missing or short ADMIN_TOKEN, and accepts one deployed or given", () => {
-    assert.match(adminTokenProblems({ fromEnv: undefined, deployed: false })[0] ?? "", /^ADMIN_TOKEN is not set: /);
-    assert.match(adminTokenProblems({ fromEnv: "short", deployed: true })[0] ?? "", /has 5 characters/);
-    assert.deepEqual(adminTokenProblems({ fromEnv: undefined, deployed: true }), []);
-    assert.deepEqual(adminTokenProblems({ fromEnv: "x".repeat(44), deployed: false }), []);
+  it("refuses a short ADMIN_TOKEN, and accepts one deployed or given", () => {
+    const unused = () => assert.fail("no token is generated when one is given or deployed");
+    const hasIt = { ok: true, stdout: '[{ "name": "ADMIN_TOKEN", "type": "secret_text" }]', stderr: "" };
+    assert.match(planAdminToken({ fromEnv: "short", secretList: undefined }).problems[0] ?? "", /has 5 characters/);
+    assert.deepEqual(planAdminToken({ fromEnv: undefined, secretList: hasIt, generate: unused }), {
+      upload: undefined,
+      generated: false,
+      problems: [],
+    });
+    const given = "x".repeat(44);
+    assert.deepEqual(planAdminToken({ fromEnv: given, secretList: undefined, generate: unused }), {
+      upload: given,
+      generated: false,
+      problems: [],
+    });
+  });
+
+  it("generates an ADMIN_TOKEN when the Worker has none, and refuses when it cannot tell", () => {
+    const firstDeploy = {
+      ok: false,
+      stdout: "",
+      stderr: 'X [ERROR] Worker "todo-calendar" not found.\n\nIf this is a new Worker, run `wrangler deploy` first',
+    };
+    const noAdminToken = { ok: true, stdout: '[{ "name": "STRIPE_SECRET_KEY", "type": "secret_text" }]', stderr: "" };
+    for (const secretList of [firstDeploy, noAdminToken]) {
+      for (const fromEnv of [undefined, ""]) {
+        const plan = planAdminToken({ fromEnv, secretList, generate: () => "generated-token" });
+        assert.deepEqual(plan, { upload: "generated-token", generated: true, problems: [] });
+      }
+    }
+    const offline = { ok: false, stdout: "", stderr: "X [ERROR] A request to the Cloudflare API failed: fetch failed" };
+    const plan = planAdminToken({ fromEnv: undefined, secretList: offline, generate: () => "never" });
+    assert.equal(plan.generated, false);
+    assert.match(plan.problems[0] ?? "", /^`wrangler secret list` failed, .* not deploying rather than replace it/);
+  });
+
+  it("makes 32 random bytes, base64url", () => {
+    const [a, b] = [generateAdminToken(), generateAdminToken()];
+    assert.match(a, /^[A-Za-z0-9_-]{43}$/);
+    assert.equal(Buffer.from(a, "base64url").length, 32);
+    assert.notEqual(a, b);
+  });
+
+  it("shows a generated token once with the warning to store it, and never a given one", () => {
+    const token = generateAdminToken();
+    const notice = adminTokenNotice(
+      planAdminToken({ fromEnv: undefined, secretList: noSecrets(), generate: () => token }),
+    );
+    assert.equal(notice.split(token).length - 1, 1, "the token appears exactly once");
+    assert.match(notice, /Store this now: it is not shown again\./);
+    assert.equal(adminTokenNotice(planAdminToken({ fromEnv: token, secretList: undefined })), "");
   });
 
   it("npm run deploy stops on the shipped placeholders before wrangler runs", () => {
