@@ -52,7 +52,7 @@ export async function changeAccount(env: Env, accountId: string, change: Account
   await reachAccount(env, accountId, (object) => object.change(change));
 }
 
-/** Sign-up: sets up the new account's object with its row (object.ts `init`). */
+/** Sign-up: sets up the new account's object with its row (account-object.ts `init`). */
 export async function initAccount(env: Env, row: NewAccount): Promise<void> {
   unwrap(await accountObject(env, row.id).init(row));
 }

@@ -12,11 +12,11 @@ import { tasks } from "../object/schema";
  * object in one call (`AccountObject.moveIn`, which writes them in one transaction if the object has no
  * account yet), then deletes the moved task, list and idempotency rows and the account's waiting mark
  * from D1 in one batch. The object never reads D1 and never waits on it.
- * It runs when a call finds an object without its account (client.ts `reachAccount`, then the call is
+ * It runs when a call finds an object without its account (account-client.ts `reachAccount`, then the call is
  * made once more), and for up to MOVES_PER_RUN accounts a day (the daily job, src/index.ts), which logs
  * how many still wait.
  *
- * Delete this module, `moveIn` in object.ts, the `waiting_moves` table and D1's tasks, lists and
+ * Delete this module, `moveIn` in account-object.ts, the `waiting_moves` table and D1's tasks, lists and
  * idempotency_keys tables once the daily job logs `waiting: 0` (and the objects' unused `jobs`,
  * `upgraded_at` and `legacy_rows_pending`, kept for a rollback: schema.ts).
  */

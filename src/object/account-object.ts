@@ -40,7 +40,7 @@ export interface NewAccount {
 
 /**
  * One account's data and the authority over its task requests: a SQLite-backed Durable Object, one per
- * account, reached by `idFromName(accountId)` (client.ts). It holds the account's tasks, lists, search
+ * account, reached by `idFromName(accountId)` (control/account-client.ts). It holds the account's tasks, lists, search
  * index and idempotency records, and what a task request judges (its keys, its Max membership, its
  * OAuth connections). A task request is one call to `run`: the credential is judged and the verb runs
  * inside one transaction.
@@ -149,7 +149,7 @@ export class AccountObject extends DurableObject<Env> {
     };
   }
 
-  /** One page of the account's live tasks for the export (account/export.ts), after `afterId`. */
+  /** One page of the account's live tasks for the export (export.ts), after `afterId`. */
   async exportTasks(afterId: string) {
     if (this.accountMissing()) return ACCOUNT_MISSING;
     return { ok: true as const, value: exportTaskPage(this.db, afterId) };

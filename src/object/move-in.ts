@@ -16,7 +16,7 @@ export interface MovedAccount {
 }
 
 /**
- * Writes the rows into the object, inside its transaction (object.ts `moveIn`). Lists go first, so the
+ * Writes the rows into the object, inside its transaction (account-object.ts `moveIn`). Lists go first, so the
  * tasks' triggers find them; the triggers index every live task for search and move its list's
  * updated_at, which is then put back, so a `since` sync sees nothing changed by the move.
  */

@@ -17,7 +17,7 @@ export type Result<T> =
 
 /**
  * The answer of an object that has no account yet: 401 as it stands, and the sign that lets the Worker
- * look whether the account still waits for the move from D1 (client.ts `reachAccount`), which a
+ * look whether the account still waits for the move from D1 (account-client.ts `reachAccount`), which a
  * credential check alone could not tell from an unknown key.
  */
 export const ACCOUNT_MISSING: Result<never> = {

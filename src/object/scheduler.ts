@@ -6,7 +6,7 @@ import { webhookOutbox } from "./schema";
 
 /**
  * The object has one alarm, set only when it has work at a known time (the Rules of Durable Objects: an
- * object with nothing to do stays asleep). Its jobs (object.ts `alarm`), each with its next due time:
+ * object with nothing to do stays asleep). Its jobs (account-object.ts `alarm`), each with its next due time:
  * - retention: the oldest tombstone's 90 days, the first idempotency record's expiry (retention.ts);
  * - reminders: the earliest waiting reminder (tasks/reminders.ts);
  * - deliveries: the earliest due delivery attempt (delivery.ts).

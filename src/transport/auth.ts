@@ -19,7 +19,7 @@ export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("author
 
 /**
  * An API key as an account caller: format and checksum (no I/O), the per-key rate limit, then the
- * account the key names (routing.ts). Whether the key is live, and the account's Max, are judged by the
+ * account the key names (key-directory.ts). Whether the key is live, and the account's Max, are judged by the
  * account's object in the request's one call. Shared by REST and MCP.
  */
 export async function keyCaller(

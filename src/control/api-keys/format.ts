@@ -15,7 +15,7 @@ const KEY_PATTERN = new RegExp(
  * any I/O, and secret scanners can recognise leaked keys offline. The account id tells the Worker
  * which account object judges the key, without a lookup; the checksum covers it, and the object
  * still checks the key's hash, so a key altered to name another account is refused there.
- * Keys issued before the account id was added (48 characters) are found through D1 (routing.ts).
+ * Keys issued before the account id was added (48 characters) are found through D1 (key-directory.ts).
  */
 export function generateApiKey(accountId: string): string {
   const body = API_KEY_PREFIX + accountId.replaceAll("-", "") + randomBase62(RANDOM_LENGTH);

@@ -4,7 +4,7 @@ import type { Event } from "../webhooks/outbox";
 import type { EventType } from "../../domain/webhooks/schemas";
 
 /**
- * What a verb raised, in its own transaction (object.ts): the events queued for the webhooks, and the
+ * What a verb raised, in its own transaction (account-object.ts): the events queued for the webhooks, and the
  * tasks whose reminders may have moved (tasks/reminders.ts).
  */
 export interface Raised<T extends EventType = EventType> {
