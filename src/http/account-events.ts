@@ -1,8 +1,5 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import type { Context } from "hono";
 import * as z from "zod";
-import type { AccountCaller } from "../control/caller";
-import { runVerb } from "../control/caller";
 import { sha256Hex } from "../domain/crypto";
 import { newFeedToken } from "../object/feeds";
 import { allowsLoopback } from "../domain/webhooks/address";
@@ -11,18 +8,14 @@ import type { AppEnv } from "../transport/env";
 import { json, session } from "./account-schemas";
 import { errorResponses } from "../transport/problem";
 import { absoluteUrl } from "../transport/public-origin";
+import { runFor } from "../transport/auth";
 
 /**
  * The account page's calendar feed and webhooks: see, make, rotate or turn off the feed; see the
  * webhooks and their recent failures, disable or delete one. Each is one call to the account's
- * object with the session as the credential. Guards come from createAccountApp (SESSION).
+ * object with the session as the credential (`runFor`: the caller `requireSession` set). Guards come from
+ * createAccountApp (SESSION).
  */
-
-const pageCaller = (c: Context<AppEnv>): AccountCaller => ({
-  env: c.env,
-  accountId: c.var.actor.accountId,
-  credential: { kind: "session" },
-});
 
 const FeedStatus = z.object({
   enabled: z.boolean(),
@@ -48,7 +41,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json(await runVerb(pageCaller(c), "getFeed", undefined as never), 200),
+    async (c) => c.json(await runFor(c, "getFeed", undefined as never), 200),
   );
 
   app.openapi(
@@ -67,7 +60,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
     async (c) => {
       // Made and hashed here (WebCrypto): the object stores only the hash, and the URL is shown once.
       const token = newFeedToken(c.var.actor.accountId);
-      const { createdAt } = await runVerb(pageCaller(c), "rotateFeed", { tokenHash: await sha256Hex(token) });
+      const { createdAt } = await runFor(c, "rotateFeed", { tokenHash: await sha256Hex(token) });
       const url = absoluteUrl(c.env, c.req.url, `/feeds/${token}.ics`);
       return c.json({ url, webcalUrl: url.replace(/^https?:/, "webcal:"), createdAt }, 201);
     },
@@ -85,7 +78,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      await runVerb(pageCaller(c), "deleteFeed", undefined as never);
+      await runFor(c, "deleteFeed", undefined as never);
       return c.body(null, 204);
     },
   );
@@ -104,7 +97,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "max_required", "rate_limited"),
       },
     }),
-    async (c) => c.json({ data: await runVerb(pageCaller(c), "listWebhooks", { failures: true }) }, 200),
+    async (c) => c.json({ data: await runFor(c, "listWebhooks", { failures: true }) }, 200),
   );
 
   app.openapi(
@@ -124,7 +117,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const args = { id: c.req.valid("param").id, patch: c.req.valid("json"), allowLoopback: allowsLoopback(c.env) };
-      return c.json(await runVerb(pageCaller(c), "updateWebhook", args), 200);
+      return c.json(await runFor(c, "updateWebhook", args), 200);
     },
   );
 
@@ -141,7 +134,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      await runVerb(pageCaller(c), "deleteWebhook", c.req.valid("param"));
+      await runFor(c, "deleteWebhook", c.req.valid("param"));
       return c.body(null, 204);
     },
   );
