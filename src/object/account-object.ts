@@ -89,8 +89,9 @@ export class AccountObject extends DurableObject<Env> {
         scheduleReminders(this.db, raised.tasks, now);
         return value;
       });
-      // Any verb may have added work at a known time: an event, a reminder, a tombstone, a replay record.
-      await this.schedule();
+      // A write may have added work at a known time: an event, a reminder, a tombstone, a replay record.
+      // A read adds none (verbs.test.ts holds every read to changing no row), so it leaves the alarm be.
+      if (verb.writes) await this.schedule();
       return { ok: true, value };
     } catch (e) {
       // A rolled-back transaction leaves SQLite's change count where its writes moved it: a listing read
