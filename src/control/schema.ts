@@ -33,7 +33,7 @@ export const memberships = sqliteTable("memberships", {
     .notNull()
     .default("free"),
   grantedExpiresAt: text("granted_expires_at"),
-  /** Max until this instant through a Stripe subscription (db/billing-schema.ts); null: none. */
+  /** Max until this instant through a Stripe subscription (control/billing-schema.ts); null: none. */
   subscriptionExpiresAt: text("subscription_expires_at"),
 });
 
@@ -150,7 +150,7 @@ export const lists = sqliteTable(
       .references(() => accounts.id, { onDelete: "cascade" }),
     id: text("id").notNull(),
     name: text("name").notNull(),
-    /** The name with case folded (domain/lists/names.ts): names are unique per account ignoring case. */
+    /** The name with case folded (object/lists/names.ts): names are unique per account ignoring case. */
     nameKey: text("name_key").notNull(),
     createdAt: text("created_at").notNull().default(nowSql),
     updatedAt: text("updated_at").notNull().default(nowSql),

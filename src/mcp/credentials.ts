@@ -12,7 +12,7 @@ import { requireToolScopes } from "./tool-scopes";
  * access token the provider has validated. Either way the account's object judges it, in the call of
  * the tool's verb; a request whose tools ran no verb asks the object once before its answer leaves.
  * What the handler holds for the request, not what the object judges: that is the TaskCredential
- * (account/credentials.ts) inside its caller.
+ * (object/credentials.ts) inside its caller.
  */
 export interface McpCredential {
   /** Runs a verb for the credential's account (one call to its object), remembering the judgement. */

@@ -6,7 +6,7 @@ import { signedHeaders } from "../domain/webhooks/signature";
 import { webhookOutbox, webhooks } from "./schema";
 
 /**
- * Delivery of the outbox (domain/webhooks/outbox.ts) from the account's object, run by its alarm:
+ * Delivery of the outbox (object/webhooks/outbox.ts) from the account's object, run by its alarm:
  * at least once, a POST of the stored JSON, signed per attempt, 10 s at most, redirects not
  * followed, 2xx delivered. Anything else is retried after about 10 s, 1 min, 10 min, 1 h and 6 h,
  * then given up; after 20 events in a row given up, the webhook is disabled. The outbox row stays

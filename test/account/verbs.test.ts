@@ -42,7 +42,7 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   deleteFeed: { needsMax: false, writes: true },
 };
 
-/** Raised by no verb: the alarm fires reminders (domain/tasks/reminders.ts, test/events/reminders.test.ts). */
+/** Raised by no verb: the alarm fires reminders (object/tasks/reminders.ts, test/events/reminders.test.ts). */
 const RAISED_BY_THE_ALARM: EventType[] = ["task.reminder"];
 
 const registry = Object.entries(verbs) as [VerbName, Verb][];

@@ -5,7 +5,7 @@ import { accounts, nowSql } from "../schema";
 import { setMembership } from "../accounts/membership";
 import { isEnded, nextState, type SubscriptionFacts, type SubscriptionState } from "./subscription";
 
-/** Stripe's side of accounts in D1 (db/billing-schema.ts). The membership is written by setMembership only. */
+/** Stripe's side of accounts in D1 (control/billing-schema.ts). The membership is written by setMembership only. */
 
 /**
  * The account an event is about: `metadata.accountId` (or a Checkout Session's client_reference_id), which

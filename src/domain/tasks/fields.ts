@@ -5,7 +5,7 @@ import { nowSql } from "../clock";
 import { Completed, Due, Important, ListId, Notes, Reminder, Repeat, TaskId, Timestamp, Title } from "./values";
 
 /**
- * Every field of a task, declared once. The tasks table (db/schema.ts), the zod schemas Task, TaskInput
+ * Every field of a task, declared once. The tasks table (control/schema.ts), the zod schemas Task, TaskInput
  * and TaskPatch (schemas.ts), the JSON both toTask and SQLite build (row.ts), the insert and update
  * column lists, idempotent replays and the next occurrence of a repeating task all derive from here.
  * The key is the JSON name; the column carries the SQL name and type. The order is the order of the

@@ -17,7 +17,7 @@ const Completed = Task.extend({
 });
 const TestData = z.object({ webhookId: z.string(), message: z.string() });
 
-// Typed by the data each event carries (domain/webhooks/outbox.ts): a schema that misses or mistypes one of
+// Typed by the data each event carries (object/webhooks/outbox.ts): a schema that misses or mistypes one of
 // its fields fails to compile.
 const dataOf: { [T in EventType]: z.ZodType<EventData[T]> } = {
   "task.created": Task,

@@ -3,7 +3,7 @@ import { verb } from "./verb";
 
 /**
  * POST /api/v1/webhooks/{id}/test: a `webhook.test` event to this webhook alone, enabled or not
- * (domain/webhooks/outbox.ts), under the id the verb answers with.
+ * (object/webhooks/outbox.ts), under the id the verb answers with.
  */
 export const testWebhook = verb({
   writes: true,
