@@ -40,7 +40,7 @@ export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json({ data: await listConnections(c.var.db, c.env, c.var.actor.accountId) }, 200),
+    async (c) => c.json({ data: await listConnections(c.var.db, c.env, c.var.caller.accountId) }, 200),
   );
 
   app.openapi(
@@ -56,7 +56,7 @@ export function registerConnectionRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const { accountId } = c.var.actor;
+      const { accountId } = c.var.caller;
       // The account object and D1 first: they decide every OAuth request and refresh. KV is clean-up.
       const { grantId } = await revokeConnection(c.var.db, c.env, accountId, c.req.valid("param").id);
       const origin = publicOrigin(c.env, c.req.url);

@@ -41,7 +41,7 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const stream = await exportStream(c.var.db, c.env, c.var.actor.accountId, c.var.sessionId);
+      const stream = await exportStream(c.var.db, c.env, c.var.caller.accountId, c.var.sessionId);
       const filename = `todo-export-${new Date().toISOString().slice(0, 10)}.json`;
       // A typed handler must name its 200 body; the stream is that body, written from the same shape.
       return c.body(stream, 200, {

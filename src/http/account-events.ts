@@ -59,7 +59,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       // Made and hashed here (WebCrypto): the object stores only the hash, and the URL is shown once.
-      const token = newFeedToken(c.var.actor.accountId);
+      const token = newFeedToken(c.var.caller.accountId);
       const { createdAt } = await runFor(c, "rotateFeed", { tokenHash: await sha256Hex(token) });
       const url = absoluteUrl(c.env, c.req.url, `/feeds/${token}.ics`);
       return c.json({ url, webcalUrl: url.replace(/^https?:/, "webcal:"), createdAt }, 201);

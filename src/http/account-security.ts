@@ -30,7 +30,7 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json({ data: await listSessions(c.var.db, c.var.actor.accountId, c.var.sessionId) }, 200),
+    async (c) => c.json({ data: await listSessions(c.var.db, c.var.caller.accountId, c.var.sessionId) }, 200),
   );
 
   app.openapi(
@@ -46,7 +46,7 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      await endSession(c.var.db, c.var.actor.accountId, c.req.valid("param").id);
+      await endSession(c.var.db, c.var.caller.accountId, c.req.valid("param").id);
       return c.body(null, 204);
     },
   );

@@ -149,7 +149,7 @@ function registerSignOutRoute(app: OpenAPIHono<AppEnv>) {
 
 function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
   const accountOrThrow = async (c: { var: AppEnv["Variables"] }) => {
-    const account = await getAccount(c.var.db, c.var.actor.accountId);
+    const account = await getAccount(c.var.db, c.var.caller.accountId);
     if (!account) throw new AppError("unauthorized", "The account no longer exists.");
     return account;
   };
@@ -180,7 +180,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),
       },
     }),
-    async (c) => c.json(await updateAccount(c.var.db, c.env, c.var.actor.accountId, c.req.valid("json")), 200),
+    async (c) => c.json(await updateAccount(c.var.db, c.env, c.var.caller.accountId, c.req.valid("json")), 200),
   );
 
   app.openapi(
@@ -197,7 +197,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json({ data: await listApiKeys(c.var.db, c.env, c.var.actor.accountId) }, 200),
+    async (c) => c.json({ data: await listApiKeys(c.var.db, c.env, c.var.caller.accountId) }, 200),
   );
 
   app.openapi(
@@ -221,7 +221,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ),
       },
     }),
-    async (c) => c.json(await createApiKey(c.var.db, c.env, c.var.actor.accountId, c.req.valid("json")), 201),
+    async (c) => c.json(await createApiKey(c.var.db, c.env, c.var.caller.accountId, c.req.valid("json")), 201),
   );
 
   app.openapi(
@@ -237,7 +237,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      await revokeApiKey(c.var.db, c.env, c.var.actor.accountId, c.req.valid("param").id);
+      await revokeApiKey(c.var.db, c.env, c.var.caller.accountId, c.req.valid("param").id);
       return c.body(null, 204);
     },
   );

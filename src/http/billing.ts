@@ -72,7 +72,8 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json({ enabled: billingEnabled(c.env), ...(await billingOf(c.var.db, c.var.actor.accountId)) }, 200),
+    async (c) =>
+      c.json({ enabled: billingEnabled(c.env), ...(await billingOf(c.var.db, c.var.caller.accountId)) }, 200),
   );
 
   app.openapi(
@@ -87,7 +88,7 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       const { priceId } = billingConfig(c.env);
-      const accountId = c.var.actor.accountId;
+      const accountId = c.var.caller.accountId;
       const [account, customer] = await Promise.all([getAccount(c.var.db, accountId), customerOf(c.var.db, accountId)]);
       if (!account) throw new AppError("unauthorized", "The account no longer exists.");
       const page = (path: string) => absoluteUrl(c.env, c.req.url, path);
@@ -122,7 +123,7 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       billingConfig(c.env);
-      const customer = await customerOf(c.var.db, c.var.actor.accountId);
+      const customer = await customerOf(c.var.db, c.var.caller.accountId);
       if (!customer) throw new AppError("not_found", "This account has no billing yet: upgrade to Max first.");
       const stripe = await stripeClient(c.env);
       const portal = await stripe.billingPortal.sessions

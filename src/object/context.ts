@@ -15,8 +15,3 @@ export interface AccountContext {
   /** The account's IANA time zone; recurrences and "today" are computed in it. */
   timeZone: string;
 }
-
-/** Who is acting on a surface: the account, once its credential was judged. */
-export interface Actor {
-  accountId: string;
-}

@@ -82,7 +82,6 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   const session = await authenticateSession(c.var.db, bearerToken(c));
   if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
   c.set("sessionId", session.sessionId);
-  c.set("actor", { accountId: session.accountId });
   c.set("caller", { env: c.env, accountId: session.accountId, credential: { kind: "session" } });
   await next();
 };

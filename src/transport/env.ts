@@ -1,13 +1,13 @@
 import type { AccountCaller } from "../control/caller";
 import type { Db } from "../control/db";
-import type { Actor } from "../object/context";
 
 /** Bindings come from `wrangler types` (worker-configuration.d.ts); only request variables are declared here. */
 export interface AppVariables {
   db: Db;
-  /** The signed-in account of a session route. */
-  actor: Actor;
-  /** A task route's caller: the account its API key or session names, and that credential, judged by the account's object. */
+  /**
+   * Who the request acts for: the account its API key or session names, and that credential, judged by the
+   * account's object. Set by `requireApiKey` and `requireSession`; a session route's signed-in account.
+   */
   caller: AccountCaller;
   sessionId: string;
   /** Set before the guards for a route whose OpenAPI body is `required: false`: an empty body reads as `{}`. */

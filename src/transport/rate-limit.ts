@@ -131,7 +131,7 @@ export const limitAuthByIp = limitBy(
  */
 export const limitAccount = limitBy(
   RATE_POLICIES.perAccount,
-  (c) => `account:${c.var.actor.accountId}`,
+  (c) => `account:${c.var.caller.accountId}`,
   "requests per account on the account routes",
 );
 

@@ -51,7 +51,7 @@ export function rememberDevice(c: Context, deviceToken: string) {
  * /auth/login). The device cookie is scoped to /auth/login, so it never opens a budget here.
  */
 export async function reauthenticate(c: Context<AppEnv>, password: string, field: string): Promise<AccountSecret> {
-  const account = await accountSecret(c.var.db, c.var.actor.accountId);
+  const account = await accountSecret(c.var.db, c.var.caller.accountId);
   await consume(c.env, RATE_POLICIES.perIp, `auth:${clientIp(c.req.raw)}`, "sign-in attempts per client IP");
   await consume(
     c.env,
