@@ -1,7 +1,7 @@
 // Gives a fresh clone a local ADMIN_TOKEN in .dev.vars (gitignored), so `npm run dev`
 // serves the admin route and `npm run demo-key` can grant Max. Never used in production.
-// It also keeps PUBLIC_ORIGIN empty locally, and names a sender so mail is on (simulated): links then point at the local server, even once
-// wrangler.toml names the production origin.
+// It also keeps PUBLIC_ORIGIN empty locally (links then point at the local server, even once wrangler.toml names the
+// production origin), and names a mail sender, so mail is on and simulated by wrangler.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 

@@ -4,7 +4,7 @@ import { createApp } from "../../src/app";
 import { describe, expect, it } from "vitest";
 import { callWith, uniqueIp } from "../hardening/support";
 import { json, uniqueEmail } from "../helpers";
-import { mailbox, signUpWithMail } from "../support/mailbox";
+import { type mailbox, signUpWithMail } from "../support/mailbox";
 import { SEED_PASSWORD, seedKey, seedMax } from "../support/seed";
 
 /** Password reset by a mailed link (mail through a stand-in of the EMAIL binding: test/support/mailbox.ts). */

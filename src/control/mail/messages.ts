@@ -6,12 +6,12 @@ import type { Mail } from "./mailer";
  */
 const NOT_YOU = "If this was not you, ignore this mail";
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 function compose(to: string, subject: string, paragraphs: string[], link?: { url: string; label: string }): Mail {
   const text = [...paragraphs, ...(link ? [`${link.label}: ${link.url}`] : [])].join("\n\n");
-  const body = paragraphs.map((p) => `<p>${escape(p)}</p>`);
-  if (link) body.splice(1, 0, `<p><a href="${escape(link.url)}">${escape(link.label)}</a></p>`);
+  const body = paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`);
+  if (link) body.splice(1, 0, `<p><a href="${escapeHtml(link.url)}">${escapeHtml(link.label)}</a></p>`);
   const html = `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${body.join("")}</body></html>`;
   return { to, subject, text: `${text}\n`, html };
 }
