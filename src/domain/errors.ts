@@ -19,6 +19,8 @@ export const errorCodes = [
   "invalid_token",
   "email_unverified",
   "mail_off",
+  "totp_required",
+  "totp_enabled",
   "key_limit_reached",
   "webhook_limit_reached",
   "list_exists",

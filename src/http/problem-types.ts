@@ -117,6 +117,17 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
     action:
       'Open the link in the mail sent at sign-up, or send a new one: POST /auth/verify/resend (the account page\'s "Send again").',
   },
+  totp_required: {
+    meaning:
+      "The email and password are right, and the account asks for a one-time code as well (two-step sign-in is on).",
+    action:
+      "Send the request again with `code`: the 6 digits your authenticator app shows now, or one of the recovery codes (each works once).",
+  },
+  totp_enabled: {
+    meaning: "One-time codes are already on for this account.",
+    action:
+      "To move to a new authenticator app, turn codes off first (DELETE /account/totp with a code), then on again.",
+  },
   mail_off: {
     meaning:
       "This deployment sends no email: its operator has not configured Cloudflare Email Service (docs/deploy.md). Verification and password reset by mail are off; nothing else is.",
