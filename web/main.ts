@@ -10,6 +10,7 @@ import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
 import { session } from "./session";
 import { endpointsFor } from "./snippets";
 import { renderVerification, wireEmail } from "./email";
+import { askForSignInCode, renderTotp, signInCode, wireTotp } from "./totp";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
@@ -93,6 +94,7 @@ function showAccount(account: Account): void {
   renderMembership(account.membership);
   renderTimeZone(account);
   verifyFirst = renderVerification(account);
+  renderTotp(account);
   byId("loading").hidden = true;
   byId("signed-out").hidden = true;
   byId("signed-in").hidden = false;
@@ -169,7 +171,7 @@ function wireAuthForm(
         await enter(result.account, true);
       });
     } catch (error) {
-      showApiError(form, error, LABELS);
+      if (!askForSignInCode(error)) showApiError(form, error, LABELS);
     }
   });
 }
@@ -240,7 +242,7 @@ const control: ControlDeps = {
 async function start(): Promise<void> {
   renderConnection(endpoints, null);
   wireCopyButtons(document.body);
-  wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password }), 1);
+  wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password, code: signInCode() }), 1);
   wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
   wireCreateKey();
   wireSignOut();
@@ -249,6 +251,10 @@ async function start(): Promise<void> {
   wireBilling((error) => handleError(error));
   wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });
   wireEmail(handleError);
+  wireTotp({
+    handleError,
+    updated: (on) => currentAccount && (currentAccount = { ...currentAccount, totpEnabled: on }),
+  });
   void showContact();
 
   const token = session.get();
