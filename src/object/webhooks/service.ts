@@ -37,11 +37,10 @@ export function toWebhook(row: WebhookRow): Webhook {
   };
 }
 
-/** 400 naming `url` when the address is refused (address.ts). */
+/** 400 naming `url` when the address is refused (address.ts: the refusal is a whole sentence). */
 function checkUrl(url: string, allowLoopback: boolean) {
   const refusal = webhookUrlRefusal(url, allowLoopback);
-  if (refusal)
-    throw new AppError("validation_failed", `The webhook URL ${refusal}.`, [{ path: "url", message: refusal }]);
+  if (refusal) throw new AppError("validation_failed", refusal, [{ path: "url", message: refusal }]);
 }
 
 function liveWebhook(db: AccountDb, id: string): WebhookRow {
