@@ -27,14 +27,24 @@ export const DISABLE_AFTER = 20;
 /** Attempts per alarm; the alarm comes back at once for the rest. */
 const BATCH = 50;
 
-type Due = typeof webhookOutbox.$inferSelect & { url: string; secret: string };
+type Due = typeof webhookOutbox.$inferSelect & {
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+};
+
+/** The secrets an attempt is signed with: the current one, and the one before a rotation for its 24 h. */
+const secretsOf = (row: Due, now: number) =>
+  row.previousSecret && (row.previousSecretUntil ?? 0) > now ? [row.secret, row.previousSecret] : [row.secret];
 type Outcome = { status: number; error?: undefined } | { status?: undefined; error: string };
 
 async function attempt(row: Due, allowLoopback: boolean): Promise<Outcome> {
   // Checked again at send time: the rule or WEBHOOKS_ALLOW_LOOPBACK may have changed since it was saved.
   const refusal = webhookUrlRefusal(row.url, allowLoopback);
   if (refusal) return { error: `address refused: ${refusal}` };
-  const headers = await signedHeaders(row.secret, row.eventId, Math.floor(Date.now() / 1000), row.body);
+  const now = Date.now();
+  const headers = await signedHeaders(secretsOf(row, now), row.eventId, Math.floor(now / 1000), row.body);
   try {
     const response = await fetch(row.url, {
       method: "POST",
@@ -118,6 +128,8 @@ export function deliverDue(
         dueAt: webhookOutbox.dueAt,
         url: webhooks.url,
         secret: webhooks.secret,
+        previousSecret: webhooks.previousSecret,
+        previousSecretUntil: webhooks.previousSecretUntil,
       })
       .from(webhookOutbox)
       .innerJoin(webhooks, eq(webhooks.id, webhookOutbox.webhookId))
