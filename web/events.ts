@@ -1,5 +1,5 @@
 import { api } from "./api";
-import { announce, byId, h, timeElement } from "./dom";
+import { announce, byId, timeElement } from "./dom";
 import { session } from "./session";
 
 /** The "Calendar feed and webhooks" section: the feed's address (made, rotated, turned off); webhooks.ts: the webhooks. */
