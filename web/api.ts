@@ -69,8 +69,14 @@ export interface PageWebhook {
   description?: string;
   enabled: boolean;
   disabledReason?: string;
-  recentFailures?: Delivery[];
+  previousSecretExpiresAt?: string;
+  recentFailures: Delivery[];
+  recentDeliveries: Delivery[];
+  pending: { eventId: string; type: string; attempts: number; nextAttemptAt: string }[];
 }
+
+/** A webhook as created or rotated: its secret, shown once. */
+export type WebhookSecret = Omit<PageWebhook, "recentFailures" | "recentDeliveries" | "pending"> & { secret: string };
 
 export interface FieldError {
   path: string;
@@ -196,6 +202,14 @@ export const api = {
   listWebhooks: (token: string) => call<{ data: PageWebhook[] }>("/account/webhooks", { token }).then((r) => r.data),
   setWebhookEnabled: (token: string, id: string, enabled: boolean) =>
     call<PageWebhook>(`/account/webhooks/${encodeURIComponent(id)}`, { method: "PATCH", body: { enabled }, token }),
+  createWebhook: (token: string, body: { url: string; description?: string }) =>
+    call<WebhookSecret>("/account/webhooks", { method: "POST", body, token }),
+  rotateWebhookSecret: (token: string, id: string) =>
+    call<WebhookSecret>(`/account/webhooks/${encodeURIComponent(id)}/rotate-secret`, {
+      method: "POST",
+      body: {},
+      token,
+    }),
   deleteWebhook: (token: string, id: string) =>
     call<void>(`/account/webhooks/${encodeURIComponent(id)}`, { method: "DELETE", token }),
   root: () => call<ApiRoot>("/api/v1/"),

@@ -3,7 +3,8 @@ import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps }
 import { renderConnection, wireCopyButtons } from "./connection";
 import { refreshBilling, wireBilling } from "./billing";
 import { refreshConnections } from "./connections";
-import { refreshFeed, refreshWebhooks, wireFeed } from "./events";
+import { refreshFeed, wireFeed } from "./events";
+import { refreshWebhooks, wireWebhooks } from "./webhooks";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
@@ -247,6 +248,7 @@ async function start(): Promise<void> {
   wireCreateKey();
   wireSignOut();
   wireFeed((error) => handleError(error));
+  wireWebhooks((error) => handleError(error));
   wireAccountControl(control);
   wireBilling((error) => handleError(error));
   wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });

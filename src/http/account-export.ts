@@ -3,6 +3,7 @@ import { EXPORT_FORMAT } from "../control/accounts/export";
 import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
+import { Webhook } from "../domain/webhooks/schemas";
 import { ConnectionSummary } from "./account-connections";
 import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
 
@@ -42,6 +43,34 @@ export const AccountExport = z
         description:
           "Every app connected over OAuth, revoked ones too: name, redirect host, scopes, dates. Never a token.",
       }),
+    billing: z
+      .object({
+        customer: z
+          .object({
+            customerId: z.string().openapi({ description: "The Stripe customer (`cus_…`)." }),
+            paymentFailedAt: z.string().nullable().openapi({ description: "The last failed payment, or null." }),
+            updatedAt: z.string(),
+          })
+          .nullable()
+          .openapi({ description: "The account's Stripe customer, or null if it never subscribed." }),
+        subscriptions: z
+          .array(
+            z.object({
+              id: z.string().openapi({ description: "The Stripe subscription (`sub_…`)." }),
+              status: z.string(),
+              currentPeriodEnd: z.string().nullable(),
+              cancelAt: z.string().nullable(),
+              pastDueSince: z.string().nullable(),
+              maxUntil: z.string().nullable().openapi({ description: "Max until then because of it." }),
+              updatedAt: z.string(),
+            }),
+          )
+          .openapi({ description: "Each subscription's last known state." }),
+      })
+      .openapi({ description: "What Stripe told the service about the account (docs/billing.md). No card data." }),
+    webhooks: z
+      .array(Webhook)
+      .openapi({ description: "Every webhook: URL, events, description, state. Never a signing secret." }),
     tasks: z
       .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
       .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),
@@ -49,5 +78,5 @@ export const AccountExport = z
   .openapi("AccountExport", {
     description:
       "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists` and " +
-      "`connections` (apps connected over OAuth).",
+      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing` and `webhooks`.",
   });

@@ -120,6 +120,10 @@ export const webhooks = sqliteTable("webhooks", {
   description: text("description"),
   /** `whsec_` + base64 of 32 random bytes. */
   secret: text("secret").notNull(),
+  /** The secret before the last rotation: deliveries are signed with it too until `previousSecretUntil`. */
+  previousSecret: text("previous_secret"),
+  /** When the previous secret stops signing, in milliseconds since the epoch (24 h after the rotation). */
+  previousSecretUntil: integer("previous_secret_until"),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   /** Why it was disabled, when the service did it (20 events in a row failed). */
   disabledReason: text("disabled_reason"),

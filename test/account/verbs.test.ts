@@ -31,10 +31,12 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   deleteList: { needsMax: true, writes: true },
   listTasksWithLists: { needsMax: true, writes: false },
   listWebhooks: { needsMax: true, writes: false },
+  listAccountWebhooks: { needsMax: true, writes: false },
   createWebhook: { needsMax: true, writes: true },
   updateWebhook: { needsMax: true, writes: true },
   deleteWebhook: { needsMax: true, writes: true },
   testWebhook: { needsMax: true, writes: true },
+  rotateWebhookSecret: { needsMax: true, writes: true },
   listWebhookDeliveries: { needsMax: true, writes: false },
   // The feed can be set up without Max; reading it needs Max (the object's `feed`).
   getFeed: { needsMax: false, writes: false },
@@ -114,7 +116,8 @@ describe("the verbs", () => {
         getTask: { id: task.id },
         listLists: {},
         listTasksWithLists: { limit: 10 },
-        listWebhooks: { failures: true },
+        listWebhooks: undefined,
+        listAccountWebhooks: undefined,
         listWebhookDeliveries: { id: webhook.id },
         getFeed: undefined,
       };

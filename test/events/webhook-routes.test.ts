@@ -59,6 +59,20 @@ describe("webhook routes", () => {
     expect(problem.detail).toContain(why);
   });
 
+  // Issue 35: the refusal was wrapped in a second sentence ("The webhook URL The URL must use https..").
+  it("says why in one sentence, as the rule words it", async () => {
+    const user = await maxUser("wording");
+    const res = await call("/api/v1/webhooks", { token: user.key, body: { url: "http://example.com/hook" } });
+    const problem = await json(res);
+    expect(problem.detail).toBe("The URL must use https.");
+    expect(problem.errors).toEqual([{ path: "url", message: "The URL must use https." }]);
+    const auth = await call("/api/v1/webhooks", { token: user.key, body: { url: "http://me:pw@127.0.0.1:9/hook" } });
+    expect([auth.status, (await json(auth)).detail]).toEqual([
+      400,
+      "The URL must not contain a user name or password.",
+    ]);
+  });
+
   it("answers 401 without a key, 403 without Max, and 409 past 10 webhooks", async () => {
     expect((await call("/api/v1/webhooks")).status).toBe(401);
     const free = await signUp("free");

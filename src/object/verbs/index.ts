@@ -10,12 +10,14 @@ import { deleteWebhook } from "./delete-webhook";
 import { getFeed } from "./get-feed";
 import { getTask } from "./get-task";
 import { identify } from "./identify";
+import { listAccountWebhooks } from "./list-account-webhooks";
 import { listLists } from "./list-lists";
 import { listTasks } from "./list-tasks";
 import { listTasksWithLists } from "./list-tasks-with-lists";
 import { listWebhookDeliveries } from "./list-webhook-deliveries";
 import { listWebhooks } from "./list-webhooks";
 import { rotateFeed } from "./rotate-feed";
+import { rotateWebhookSecret } from "./rotate-webhook-secret";
 import { testWebhook } from "./test-webhook";
 import { updateList } from "./update-list";
 import { updateTask } from "./update-task";
@@ -43,10 +45,12 @@ export const verbs = {
   deleteList,
   listTasksWithLists,
   listWebhooks,
+  listAccountWebhooks,
   createWebhook,
   updateWebhook,
   deleteWebhook,
   testWebhook,
+  rotateWebhookSecret,
   listWebhookDeliveries,
   getFeed,
   rotateFeed,
