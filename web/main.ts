@@ -255,7 +255,9 @@ async function start(): Promise<void> {
   wireEmail(handleError);
   wireTotp({
     handleError,
-    updated: (on) => currentAccount && (currentAccount = { ...currentAccount, totpEnabled: on }),
+    updated: (on) => {
+      if (currentAccount) currentAccount = { ...currentAccount, totpEnabled: on };
+    },
   });
   void showContact();
 

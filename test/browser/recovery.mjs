@@ -173,8 +173,8 @@ async function main() {
       "totp",
       async () => {
         await page.goto(`${base}/#security`);
-      await page.getByRole("heading", { name: "Your account", level: 1 }).waitFor();
-      await button("Turn on one-time codes").click();
+        await page.getByRole("heading", { name: "Your account", level: 1 }).waitFor();
+        await button("Turn on one-time codes").click();
         await page.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
         assert((await page.locator("#totp-qr svg").count()) === 1, "the QR code is drawn");
         const key = (await page.locator("#totp-secret").textContent()).replaceAll(" ", "");
@@ -210,9 +210,9 @@ async function main() {
           "a wrong code was not refused",
         );
         // The next step's code: the sign-in used this step's, and a step is accepted once.
-      await page
-        .getByRole("textbox", { name: "Code from the app, or a recovery code" })
-        .fill(app.generate({ timestamp: Date.now() + 30_000 }));
+        await page
+          .getByRole("textbox", { name: "Code from the app, or a recovery code" })
+          .fill(app.generate({ timestamp: Date.now() + 30_000 }));
         await button("Turn off one-time codes").click();
         await until(async () => /Off:/.test(await page.locator("#totp-state").textContent()), "codes stayed on");
       },
