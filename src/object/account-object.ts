@@ -12,7 +12,7 @@ import { AppError } from "../domain/errors";
 import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
-import { exportLists, exportTaskPage } from "./export";
+import { exportLabels, exportLists, exportTaskPage } from "./export";
 import { migrateInOrder } from "./migrate";
 import migrations from "./migrations/migrations";
 import { type MovedAccount, writeMovedAccount } from "./move-in";
@@ -156,10 +156,10 @@ export class AccountObject extends DurableObject<Env> {
     return { ok: true as const, value: exportTaskPage(this.db, afterId) };
   }
 
-  /** The account's live lists, for the export. */
-  async exportLists() {
+  /** The account's live lists and its labels, for the export. */
+  async exportListsAndLabels() {
     if (this.accountMissing()) return ACCOUNT_MISSING;
-    return { ok: true as const, value: exportLists(this.db) };
+    return { ok: true as const, value: { lists: exportLists(this.db), labels: exportLabels(this.db) } };
   }
 
   /**

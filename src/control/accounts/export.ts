@@ -10,19 +10,19 @@ import { listSessions } from "./sessions";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions, connections from D1; lists from the account's object) is
+ * head (account, membership, keys, sessions, connections from D1; lists and labels from the account's object) is
  * read at once, the tasks page by page from the object, so memory holds one page, never the whole
  * account. docs/scaling.md has the measurements.
  */
 export const EXPORT_FORMAT = "todo-export/2";
 
 export async function exportHead(db: Db, env: Env, accountId: string, currentSessionId: string) {
-  const [account, created, apiKeys, sessions, accountLists, connections] = await Promise.all([
+  const [account, created, apiKeys, sessions, listsAndLabels, connections] = await Promise.all([
     getAccount(db, accountId),
     db.select({ createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).get(),
     listApiKeys(db, env, accountId),
     listSessions(db, accountId, currentSessionId),
-    reachAccount(env, accountId, (object) => object.exportLists()),
+    reachAccount(env, accountId, (object) => object.exportListsAndLabels()),
     exportConnections(db, accountId),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
@@ -34,7 +34,8 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     membership,
     apiKeys,
     sessions,
-    lists: accountLists,
+    lists: listsAndLabels.lists,
+    labels: listsAndLabels.labels,
     connections,
   };
 }
