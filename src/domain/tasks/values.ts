@@ -93,24 +93,26 @@ export const Repeat = z
 export const MAX_LABEL_NAME = 60;
 export const MAX_TASK_LABELS = 20;
 
-/** A label's name: trimmed, then 1 to 60 characters; labels match ignoring case (labels/service.ts). */
-export const LabelName = z
+/** A label's name: trimmed, then 1 to 60 characters; labels match ignoring case (object/labels/). */
+const labelName = z
   .string()
   .overwrite((s) => s.toWellFormed().trim())
   .refine((s) => codePoints(s) <= MAX_LABEL_NAME, { message: `must be at most ${MAX_LABEL_NAME} characters` })
-  .refine((s) => s.length > 0, { message: "must contain at least one non-space character" })
-  .meta({
-    maxLength: MAX_LABEL_NAME,
-    description: `A label: 1 to ${MAX_LABEL_NAME} characters (spaces around it are trimmed), matched ignoring case.`,
-    example: "errand",
-    minLength: 1,
-  });
+  .refine((s) => s.length > 0, { message: "must contain at least one non-space character" });
 
+export const LabelName = labelName.meta({
+  description: `A label: 1 to ${MAX_LABEL_NAME} characters (spaces around it are trimmed), matched ignoring case.`,
+  example: "errand",
+  minLength: 1,
+  maxLength: MAX_LABEL_NAME,
+});
+
+// The items carry their limits only: the array's description says the rest, once (tool schemas are a budget).
 export const Labels = z
-  .array(LabelName)
+  .array(labelName.meta({ minLength: 1, maxLength: MAX_LABEL_NAME }))
   .max(MAX_TASK_LABELS, { message: `must have at most ${MAX_TASK_LABELS} labels` })
   .meta({
-    description: `The task's labels (0 to ${MAX_TASK_LABELS}), each as the label's stored spelling. A name that matches a label ignoring case is that label; a new name creates the label. On update the array replaces the task's labels; [] removes them all.`,
+    description: `Label names, matched ignoring case; a new name creates the label. A patch replaces them all ([] clears).`,
     example: ["errand", "phone"],
   });
 
