@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { EXPORT_FORMAT } from "../control/accounts/export";
+import { Label } from "../domain/labels/schemas";
 import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
@@ -31,6 +32,9 @@ export const AccountExport = z
       .openapi({ description: "The signed-in sessions that are still live. Never a token or its hash." }),
     lists: z.array(List.pick({ id: true, name: true, createdAt: true, updatedAt: true })).openapi({
       description: "Every list, by name. Deleted lists are not included; a task's `listId` is a list's `id`.",
+    }),
+    labels: z.array(Label.pick({ id: true, name: true, color: true, createdAt: true, updatedAt: true })).openapi({
+      description: "Every label, by name, with its colour. A task's `labels` holds labels' names.",
     }),
     connections: z
       .array(
@@ -78,5 +82,5 @@ export const AccountExport = z
   .openapi("AccountExport", {
     description:
       "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists` and " +
-      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing` and `webhooks`.",
+      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks` and `labels`.",
   });

@@ -19,6 +19,7 @@ import { registerConnectionRoutes } from "./account-connections";
 import { registerBillingRoutes } from "./billing";
 import { registerTaskRoutes } from "./v1/tasks";
 import { registerListRoutes } from "./v1/lists";
+import { registerLabelRoutes } from "./v1/labels";
 import { registerEventRoutes } from "./account-events";
 
 /** Routes for the account page. They take session tokens, never API keys. */
@@ -87,11 +88,11 @@ export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.route("/", routesFor(SIGN_IN, registerSignInRoutes, registerMailedLinkRoutes));
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
-  // The tasks page's /account/tasks and /account/lists: REST's own routes and handlers, for the session
+  // The tasks page's /account/tasks, /account/lists and /account/labels: REST's own routes and handlers, for the session
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
   // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
   // (403 before 400 on a body) and its handler answers before those guards would run a second time.
-  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes));
+  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes));
   app.route(
     "/",
     routesFor(

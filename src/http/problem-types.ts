@@ -49,6 +49,11 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
       "No list with this id in your account: it never existed, it was deleted, or it belongs to another account.",
     action: "`GET /api/v1/lists` has the current lists and their ids.",
   },
+  label_not_found: {
+    meaning:
+      "No label with this id in your account: it never existed, it was deleted, or it belongs to another account.",
+    action: "`GET /api/v1/labels` has the current labels and their ids.",
+  },
   pack_not_found: {
     meaning: "No holiday calendar pack with this id.",
     action: "`GET /api/v1/calendars` lists the packs (search them with `q`).",
@@ -82,6 +87,10 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
   list_exists: {
     meaning: "The account already has a list with this name (names are compared ignoring case).",
     action: "Use that list (its id is in `GET /api/v1/lists`), or choose another name.",
+  },
+  label_exists: {
+    meaning: "The account already has a label with this name (names are compared ignoring case).",
+    action: "Use that label, rename or delete it first (`GET /api/v1/labels` has its id), or choose another name.",
   },
   sync_expired: {
     meaning:

@@ -12,7 +12,7 @@ import { AppError } from "../domain/errors";
 import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
-import { exportLists, exportTaskPage } from "./export";
+import { exportLabels, exportLists, exportTaskPage } from "./export";
 import { listWebhooks } from "./webhooks/service";
 import { migrateInOrder } from "./migrate";
 import migrations from "./migrations/migrations";
@@ -157,10 +157,15 @@ export class AccountObject extends DurableObject<Env> {
     return { ok: true as const, value: exportTaskPage(this.db, afterId) };
   }
 
-  /** The account's live lists and its webhooks (never their secrets), for the export's head. */
+  /** The account's live lists, its labels and its webhooks (never their secrets), for the export's head. */
   async exportHead() {
     if (this.accountMissing()) return ACCOUNT_MISSING;
-    return { ok: true as const, value: { lists: exportLists(this.db), webhooks: listWebhooks({ db: this.db }) } };
+    const value = {
+      lists: exportLists(this.db),
+      labels: exportLabels(this.db),
+      webhooks: listWebhooks({ db: this.db }),
+    };
+    return { ok: true as const, value };
   }
 
   /**

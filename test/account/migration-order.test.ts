@@ -19,6 +19,7 @@ const SHIPPED: [tag: string, when: number][] = [
   ["0002_events", 1795632813110],
   ["0003_connection_generation", 1795635731825],
   ["0004_webhook_secret_rotation", 1795771754014],
+  ["0005_labels", 1795771416410],
 ];
 
 type Migrations = typeof migrations;

@@ -27,7 +27,7 @@ describe("webhook routes", () => {
     expect(res.status).toBe(201);
     const hook = await json(res);
     expect(res.headers.get("location")).toBe(`http://example.com/api/v1/webhooks/${hook.id}`);
-    expect(hook.events).toHaveLength(8);
+    expect(hook.events).toHaveLength(11);
     const listed = await json(await call("/api/v1/webhooks", { token: user.key }));
     expect(listed.data).toEqual([{ ...hook, secret: undefined }].map(({ secret: _, ...rest }) => rest));
     const patched = await call(`/api/v1/webhooks/${hook.id}`, {

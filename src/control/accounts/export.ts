@@ -11,7 +11,7 @@ import { listSessions } from "./sessions";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions, connections, billing from D1; lists and webhooks, without
+ * head (account, membership, keys, sessions, connections, billing from D1; lists, labels and webhooks, without
  * their secrets, from the account's object) is
  * read at once, the tasks page by page from the object, so memory holds one page, never the whole
  * account. docs/scaling.md has the measurements.
@@ -38,6 +38,7 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     apiKeys,
     sessions,
     lists: own.lists,
+    labels: own.labels,
     connections,
     billing,
     webhooks: own.webhooks,

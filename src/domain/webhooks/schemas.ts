@@ -10,6 +10,9 @@ export const eventTypes = [
   "list.created",
   "list.updated",
   "list.deleted",
+  "label.created",
+  "label.updated",
+  "label.deleted",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number] | "webhook.test";

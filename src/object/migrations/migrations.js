@@ -4,6 +4,7 @@ import m0001 from "./0001_lists_and_search.sql";
 import m0002 from "./0002_events.sql";
 import m0003 from "./0003_connection_generation.sql";
 import m0004 from "./0004_webhook_secret_rotation.sql";
+import m0005 from "./0005_labels.sql";
 
 export default {
   journal,
@@ -13,5 +14,6 @@ export default {
     m0002,
     m0003,
     m0004,
+    m0005,
   },
 };

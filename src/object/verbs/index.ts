@@ -1,9 +1,11 @@
 import { authenticate } from "./authenticate";
 import { completeTask } from "./complete-task";
+import { createLabel } from "./create-label";
 import { createList } from "./create-list";
 import { createTask } from "./create-task";
 import { createWebhook } from "./create-webhook";
 import { deleteFeed } from "./delete-feed";
+import { deleteLabel } from "./delete-label";
 import { deleteList } from "./delete-list";
 import { deleteTask } from "./delete-task";
 import { deleteWebhook } from "./delete-webhook";
@@ -11,6 +13,7 @@ import { getFeed } from "./get-feed";
 import { getTask } from "./get-task";
 import { identify } from "./identify";
 import { listAccountWebhooks } from "./list-account-webhooks";
+import { listLabels } from "./list-labels";
 import { listLists } from "./list-lists";
 import { listTasks } from "./list-tasks";
 import { listTasksWithLists } from "./list-tasks-with-lists";
@@ -19,6 +22,7 @@ import { listWebhooks } from "./list-webhooks";
 import { rotateFeed } from "./rotate-feed";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
 import { testWebhook } from "./test-webhook";
+import { updateLabel } from "./update-label";
 import { updateList } from "./update-list";
 import { updateTask } from "./update-task";
 import { updateWebhook } from "./update-webhook";
@@ -43,6 +47,10 @@ export const verbs = {
   createList,
   updateList,
   deleteList,
+  listLabels,
+  createLabel,
+  updateLabel,
+  deleteLabel,
   listTasksWithLists,
   listWebhooks,
   listAccountWebhooks,
