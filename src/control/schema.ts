@@ -14,6 +14,10 @@ export const accounts = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: text("created_at").notNull().default(nowSql),
+    /** Chosen at sign-up only (domain/data-location.ts); the account's id carries it too, for routing. */
+    dataLocation: text("data_location", { enum: ["global", "eu"] })
+      .notNull()
+      .default("global"),
   },
   (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
 );
@@ -96,6 +100,16 @@ export const apiKeys = sqliteTable(
  * waits. The move deletes its row; once the daily job logs none left, the table goes with the move.
  */
 export const waitingMoves = sqliteTable("waiting_moves", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+});
+
+/**
+ * Accounts that may still hold a feed token made before tokens were signed (control/feed-tokens.ts): every
+ * account that existed at D1 migration 0014, until it rotates or disables its feed.
+ */
+export const unsignedFeeds = sqliteTable("unsigned_feeds", {
   accountId: text("account_id")
     .primaryKey()
     .references(() => accounts.id, { onDelete: "cascade" }),

@@ -4,7 +4,7 @@ import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
 import { ConnectionSummary } from "./account-connections";
-import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
+import { ApiKeySummary, DataLocationField, Membership, SessionSummary } from "./account-schemas";
 
 /**
  * The shape of `GET /account/export`, published as JSON Schema in the OpenAPI document. The
@@ -19,6 +19,7 @@ export const AccountExport = z
       id: z.string(),
       email: z.string(),
       timeZone: z.string().openapi({ description: "IANA time zone in which repeating tasks advance." }),
+      dataLocation: DataLocationField,
       createdAt: Timestamp,
     }),
     membership: Membership,

@@ -5,6 +5,7 @@ import { accounts, memberships, nowSql, sessions } from "../schema";
 import { randomBase62, sha256Hex } from "../../domain/crypto";
 import { AppError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
+import { type DataLocation, newAccountId } from "../../domain/data-location";
 import { type DeviceSigner, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "./device";
 import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
@@ -17,6 +18,8 @@ export interface AccountView {
   id: string;
   email: string;
   timeZone: string;
+  /** Where the account's data lives, chosen at sign-up (domain/data-location.ts). */
+  dataLocation: DataLocation;
   membership: Membership;
 }
 
@@ -52,13 +55,13 @@ export interface ClientInfo {
 export async function signUp(
   db: Db,
   env: Env,
-  input: { email: string; password: string },
+  input: { email: string; password: string; dataLocation?: DataLocation },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
   return signUpWithPasswordHash(
     db,
     env,
-    { email: input.email, passwordHash: await hashPassword(input.password) },
+    { email: input.email, passwordHash: await hashPassword(input.password), dataLocation: input.dataLocation },
     client,
   );
 }
@@ -70,23 +73,26 @@ export async function signUp(
 export async function signUpWithPasswordHash(
   db: Db,
   env: Env,
-  input: { email: string; passwordHash: string },
+  input: { email: string; passwordHash: string; dataLocation?: DataLocation },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
-  const id = newId();
+  const dataLocation = input.dataLocation ?? "global";
+  // The id carries the location, so every credential that names the account reaches its object directly.
+  const id = newAccountId(dataLocation);
   const { passwordHash } = input;
   const session = await newSession(db, id, client.userAgent);
   const fresh = { plan: "free", timeZone: "UTC" } as const;
   // The account's object first, as for every write a task request judges: made by this request, so it
-  // lives near the person who signed up, with its account row from the sign-up (no D1 read, no move).
+  // lives near the person who signed up (or in the EU jurisdiction), with its account row from the sign-up
+  // (no D1 read, no move).
   // If D1's batch then fails (the email is taken), the object stays, unreachable: its id is new and
   // nothing names it.
   await initAccount(env, { id, ...fresh });
   try {
     // Account, its free membership and the first session land together or not at all.
     await db.batch([
-      db.insert(accounts).values({ id, email, passwordHash, timeZone: fresh.timeZone }),
+      db.insert(accounts).values({ id, email, passwordHash, timeZone: fresh.timeZone, dataLocation }),
       db.insert(memberships).values({ accountId: id, plan: fresh.plan }),
       session.insert,
     ]);
@@ -178,6 +184,7 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
       id: accounts.id,
       email: accounts.email,
       timeZone: accounts.timeZone,
+      dataLocation: accounts.dataLocation,
       plan: memberships.plan,
       expiresAt: memberships.expiresAt,
       active: activeMaxSql,
@@ -187,7 +194,8 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
     .where(eq(accounts.id, accountId))
     .get();
   if (!row) return undefined;
-  return { id: row.id, email: row.email, timeZone: row.timeZone, membership: toMembership(row) };
+  const { id, email, timeZone, dataLocation } = row;
+  return { id, email, timeZone, dataLocation, membership: toMembership(row) };
 }
 
 /** The time zone recurrences use: the account's object computes them, so it is told first. */
