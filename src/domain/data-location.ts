@@ -16,11 +16,12 @@ export type DataLocation = (typeof DATA_LOCATIONS)[number];
  */
 const EU_VERSION = "8";
 const VERSION_AT = 14; // "xxxxxxxx-xxxx-Vxxx-…"
+const EU_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 export function newAccountId(location: DataLocation): string {
   const id = newId();
   return location === "eu" ? id.slice(0, VERSION_AT) + EU_VERSION + id.slice(VERSION_AT + 1) : id;
 }
 
-export const dataLocationOf = (accountId: string): DataLocation =>
-  accountId[VERSION_AT] === EU_VERSION ? "eu" : "global";
+/** Where the account whose id this is keeps its data; any name that is not such an id (the bench's) is "global". */
+export const dataLocationOf = (accountId: string): DataLocation => (EU_ID.test(accountId) ? "eu" : "global");
