@@ -94,10 +94,9 @@ export async function startWranglerDev({ vars = {} } = {}) {
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${port}`;
     const credentialSecret = randomBytes(32).toString("base64url");
-    const varArgs = Object.entries({ ADMIN_TOKEN: adminToken, CREDENTIAL_SECRET: credentialSecret, ...vars }).flatMap(([name, value]) => [
-      "--var",
-      `${name}:${value}`,
-    ]);
+    const varArgs = Object.entries({ ADMIN_TOKEN: adminToken, CREDENTIAL_SECRET: credentialSecret, ...vars }).flatMap(
+      ([name, value]) => ["--var", `${name}:${value}`],
+    );
     let log = "";
     // Detached: its own process group, so stop() reaches workerd too.
     wrangler = spawn(
