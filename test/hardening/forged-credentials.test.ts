@@ -167,6 +167,27 @@ describe("real credentials of every format still work", () => {
   });
 });
 
+describe("the secret", () => {
+  it("a key or feed signed with another secret (a rotated CREDENTIAL_SECRET) is refused before its object", async () => {
+    const user = await maxUser("rotated");
+    const made = await json(await call("/account/feed", { token: user.session, body: {} }));
+    const rotated = { CREDENTIAL_SECRET: "another-secret" };
+    const accounts = probedAccounts(env.ACCOUNTS);
+    const key = await callWith({ ...rotated, ACCOUNTS: accounts.namespace }, "/api/v1/tasks", { token: user.key });
+    const feed = await callWith({ ...rotated, ACCOUNTS: accounts.namespace }, new URL(made.url).pathname);
+    expect([key.status, feed.status, accounts.calls]).toEqual([401, 404, []]);
+  });
+
+  it("without CREDENTIAL_SECRET, signed keys and feeds are 503 (a deployment fault), never 500 or a pass", async () => {
+    const user = await maxUser("no-secret");
+    const made = await json(await call("/account/feed", { token: user.session, body: {} }));
+    const unset = { CREDENTIAL_SECRET: "" };
+    const key = await callWith(unset, "/api/v1/tasks", { token: user.key });
+    const feed = await callWith(unset, new URL(made.url).pathname);
+    expect([key.status, (await json(key)).code, feed.status]).toEqual([503, "unavailable", 503]);
+  });
+});
+
 describe("limits before the object call", () => {
   it("counts failed key attempts per IP before any object call: 401 up to the quota, then 429", async () => {
     const ip = uniqueIp();
