@@ -101,9 +101,30 @@ export const waitingMoves = sqliteTable("waiting_moves", {
     .references(() => accounts.id, { onDelete: "cascade" }),
 });
 
-/** The columns of each declared task field (domain/tasks/fields.ts), in declaration order. */
-const taskColumns = Object.fromEntries(Object.entries(taskFields).map(([key, field]) => [key, field.column])) as {
-  [K in keyof TaskFields]: TaskFields[K]["column"];
+/**
+ * The task fields the single-database release stored (domain/tasks/fields.ts), in declaration order: that
+ * table is frozen, and fields added since (parentId, priority, position) are the object's alone; the
+ * move from D1 gives moved rows their values as the objects' migration 0004 gave old ones (object/move-in.ts).
+ */
+const singleDatabaseFields = [
+  "id",
+  "title",
+  "completed",
+  "updatedAt",
+  "important",
+  "listId",
+  "due",
+  "reminder",
+  "repeat",
+  "notes",
+  "completedAt",
+  "createdAt",
+  "deletedAt",
+  "nextId",
+] as const satisfies readonly (keyof TaskFields)[];
+type SingleDatabaseField = (typeof singleDatabaseFields)[number];
+const taskColumns = Object.fromEntries(singleDatabaseFields.map((key) => [key, taskFields[key].column])) as {
+  [K in SingleDatabaseField]: TaskFields[K]["column"];
 };
 
 export const tasks = sqliteTable(

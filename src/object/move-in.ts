@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { generateNKeysBetween } from "fractional-indexing";
 import type { AccountDb } from "./context";
 import { account, apiKeys, connections, idempotencyKeys, lists, type TaskRow, tasks } from "./schema";
 
@@ -11,7 +12,8 @@ export interface MovedAccount {
   keys: (typeof apiKeys.$inferInsert)[];
   connections: (typeof connections.$inferInsert)[];
   lists: (typeof lists.$inferInsert)[];
-  tasks: TaskRow[];
+  /** As the single-database release stored them: without the fields added since (control/schema.ts). */
+  tasks: Omit<TaskRow, "parentId" | "priority" | "position">[];
   idempotencyKeys: (typeof idempotencyKeys.$inferInsert)[];
 }
 
@@ -25,8 +27,33 @@ export function writeMovedAccount(db: AccountDb, moved: MovedAccount): void {
   for (const key of moved.keys) db.insert(apiKeys).values(key).run();
   for (const connection of moved.connections) db.insert(connections).values(connection).run();
   for (const list of moved.lists) db.insert(lists).values(list).run();
-  for (const task of moved.tasks) db.insert(tasks).values(task).run();
+  for (const task of withNewFields(moved.tasks)) db.insert(tasks).values(task).run();
   for (const list of moved.lists)
     db.update(lists).set({ updatedAt: list.updatedAt }).where(eq(lists.id, list.id)).run();
   for (const record of moved.idempotencyKeys) db.insert(idempotencyKeys).values(record).run();
+}
+
+/**
+ * What the objects' migration 0004 gives the rows it finds, given to moved rows: priority 4 if
+ * important, else 1; no parent; positions per list in the order listings gave them, (updatedAt, id).
+ */
+function withNewFields(rows: MovedAccount["tasks"]): TaskRow[] {
+  const ordered = [...rows].sort((a, b) =>
+    a.updatedAt === b.updatedAt ? (a.id < b.id ? -1 : 1) : a.updatedAt < b.updatedAt ? -1 : 1,
+  );
+  const byList = Map.groupBy(
+    ordered.filter((row) => row.deletedAt === null),
+    (row) => row.listId,
+  );
+  const positions = new Map<string, string>();
+  for (const list of byList.values()) {
+    const keys = generateNKeysBetween(null, null, list.length);
+    list.forEach((row, i) => positions.set(row.id, keys[i]!));
+  }
+  return rows.map((row) => ({
+    ...row,
+    parentId: null,
+    priority: row.important ? 4 : 1,
+    position: positions.get(row.id) ?? "",
+  }));
 }

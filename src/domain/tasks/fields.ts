@@ -2,7 +2,22 @@ import { type SQL, sql } from "drizzle-orm";
 import { integer, type SQLiteColumnBuilderBase, text } from "drizzle-orm/sqlite-core";
 import type * as z from "zod";
 import { nowSql } from "../clock";
-import { Completed, Due, Important, ListId, Notes, Reminder, Repeat, TaskId, Timestamp, Title } from "./values";
+import {
+  Completed,
+  Due,
+  Important,
+  ListId,
+  Notes,
+  ParentId,
+  Position,
+  Priority,
+  Reminder,
+  Repeat,
+  SubtaskCounts,
+  TaskId,
+  Timestamp,
+  Title,
+} from "./values";
 
 /**
  * Every field of a task, declared once. The tasks table (control/schema.ts), the zod schemas Task, TaskInput
@@ -61,6 +76,15 @@ export const taskFields = {
     patch: "set",
     repeats: true,
   },
+  // important ⇔ priority >= 3: the object keeps the two in step (object/tasks/priority.ts).
+  priority: {
+    column: integer("priority").notNull().default(1),
+    schema: Priority,
+    output: "always",
+    input: "optional",
+    patch: "set",
+    repeats: true,
+  },
   listId: {
     column: text("list_id"),
     schema: ListId,
@@ -70,6 +94,17 @@ export const taskFields = {
     patchMeta: { description: 'New list id, or "" to remove the task from its list.', example: "errands" },
     repeats: true,
   },
+  parentId: {
+    column: text("parent_id"),
+    schema: ParentId,
+    output: "optional",
+    input: "optional",
+    patch: "empty",
+    patchMeta: { description: 'New parent task\'s id, or "" to make it a top-level task.', example: "" },
+    repeats: true,
+  },
+  // Written by the object only (object/tasks/position.ts): new tasks go last, moves go between two siblings.
+  position: { column: text("position").notNull().default(""), schema: Position, output: "always" },
   due: {
     column: text("due"),
     schema: Due,
@@ -118,3 +153,16 @@ export const taskFields = {
 } satisfies Record<string, FieldDeclaration>;
 
 export type TaskFields = typeof taskFields;
+
+/**
+ * Output fields that no column holds: read from other rows by SQLite where a task is read for a listing
+ * or a get (object/tasks/row.ts `taskJsonSql`). A task written back (create, update, events) has none.
+ * `sql`: the JSON property's text (leading comma included) or '', for the row of the outer `tasks`.
+ */
+export const computedFields = {
+  subtaskCounts: {
+    schema: SubtaskCounts,
+    output: "optional",
+    sql: `coalesce((SELECT ',"subtaskCounts":{"open":' || sum(s.completed = 0) || ',"total":' || count(*) || '}' FROM tasks s WHERE s.parent_id = tasks.id AND s.deleted_at IS NULL HAVING count(*) > 0), '')`,
+  },
+} as const;

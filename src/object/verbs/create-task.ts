@@ -1,6 +1,7 @@
 import { withRequestHash } from "../tasks/idempotency";
 import { TaskInput } from "../../domain/tasks/schemas";
 import * as write from "../tasks/write";
+import type { TaskTree } from "../../domain/tasks/schemas";
 import { createdLists, listsBefore, nothing } from "./events";
 import { verb } from "./verb";
 
@@ -16,11 +17,26 @@ export const createTask = verb({
   prepare: (args) => withRequestHash(args),
   run: write.createTask,
   events: {
-    raises: ["task.created", "list.created"],
+    raises: ["task.created", "task.updated", "list.created"],
     before: (db, { input }) => listsBefore(db, input.listId),
-    after: (db, _args, { task, replayed }, before) =>
-      replayed
-        ? nothing
-        : { events: [...createdLists(db, before, task), { type: "task.created", data: task }], tasks: [task.id] },
+    after: (db, _args, { task, replayed, cascade }, before) => {
+      if (replayed) return nothing;
+      // The task and each subtask created with it, parents first; then the parents a new open subtask reopened.
+      const created = treeOf(task);
+      return {
+        events: [
+          ...createdLists(db, before, task),
+          ...created.map((data) => ({ type: "task.created" as const, data })),
+          // A create's cascade only reopens parents (tasks/create.ts).
+          ...(cascade ?? []).map((c) => ({ type: "task.updated" as const, data: c.task })),
+        ],
+        tasks: [...created, ...(cascade ?? []).map((c) => c.task)].map((t) => t.id),
+      };
+    },
   },
 });
+
+/** A task and its subtasks at every level, each without its `subtasks`: as a task.created event carries it. */
+function treeOf({ subtasks, ...task }: TaskTree): TaskTree[] {
+  return [task, ...(subtasks ?? []).flatMap(treeOf)];
+}

@@ -15,6 +15,7 @@ import { listTasks } from "./list-tasks";
 import { listTasksWithLists } from "./list-tasks-with-lists";
 import { listWebhookDeliveries } from "./list-webhook-deliveries";
 import { listWebhooks } from "./list-webhooks";
+import { moveTask } from "./move-task";
 import { rotateFeed } from "./rotate-feed";
 import { testWebhook } from "./test-webhook";
 import { updateList } from "./update-list";
@@ -37,6 +38,7 @@ export const verbs = {
   updateTask,
   completeTask,
   deleteTask,
+  moveTask,
   listLists,
   createList,
   updateList,
