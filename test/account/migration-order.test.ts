@@ -18,6 +18,7 @@ const SHIPPED: [tag: string, when: number][] = [
   // Generated on a branch before 0001 merged: older than 0001, which drizzle's own migrator skipped.
   ["0002_events", 1795632813110],
   ["0003_connection_generation", 1795635731825],
+  ["0004_subtasks_priority_position", 1795771727664],
 ];
 
 type Migrations = typeof migrations;

@@ -6,7 +6,7 @@ import {
   Completed,
   Due,
   Important,
-  ListId,
+  ListRef,
   Notes,
   ParentId,
   Position,
@@ -87,7 +87,7 @@ export const taskFields = {
   },
   listId: {
     column: text("list_id"),
-    schema: ListId,
+    schema: ListRef,
     output: "optional",
     input: "optional",
     patch: "empty",

@@ -1,6 +1,6 @@
 import * as z from "zod";
 import { computedFields, type TaskFields, taskFields } from "./fields";
-import { ListId, MAX_TASK_DEPTH, TaskId, Timestamp } from "./values";
+import { ListRef, MAX_TASK_DEPTH, TaskId, Timestamp } from "./values";
 
 /**
  * The object schemas of a task, derived from fields.ts: REST (OpenAPI) and MCP (tool schemas) use
@@ -87,7 +87,7 @@ export const TaskMove = z
       .union([z.literal(""), TaskId])
       .optional()
       .meta({ description: 'The new parent task\'s id, or "" for the top level.' }),
-    listId: ListId.optional().meta({
+    listId: ListRef.optional().meta({
       description: "The list to move it to (its id or name); its subtasks go with it. It goes last there.",
     }),
   })

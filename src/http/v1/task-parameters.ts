@@ -2,7 +2,7 @@ import * as z from "zod";
 import type { Context } from "hono";
 import { listCreatedSentence, type WriteNotice } from "../../domain/lists/notice";
 import { Task, TaskTree, Tombstone } from "../../domain/tasks/schemas";
-import { Day, IdempotencyKey, ListId, SearchQuery, Since, TaskId } from "../../domain/tasks/values";
+import { Day, IdempotencyKey, ListId, ListRef, SearchQuery, Since, TaskId } from "../../domain/tasks/values";
 
 /** The parameters, headers and collection of the task routes (tasks.ts), as OpenAPI declares them. */
 
@@ -42,7 +42,9 @@ export const ListQuery = z.object({
     .transform((v) => v === "true")
     .optional()
     .openapi({ description: "Only completed (`true`) or open (`false`) tasks.", example: "false" }),
-  listId: ListId.optional().openapi({ description: "Only tasks of this list." }),
+  listId: ListRef.optional().openapi({
+    description: "Only tasks of this list: its id, or its name (ignoring case, spaces, dashes and underscores).",
+  }),
   important: z
     .enum(["true", "false"])
     .transform((v) => v === "true")
