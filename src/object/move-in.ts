@@ -48,7 +48,7 @@ function withNewFields(rows: MovedAccount["tasks"]): TaskRow[] {
   const positions = new Map<string, string>();
   for (const list of byList.values()) {
     const keys = generateNKeysBetween(null, null, list.length);
-    list.forEach((row, i) => positions.set(row.id, keys[i]!));
+    for (const [i, row] of list.entries()) positions.set(row.id, keys[i]!);
   }
   return rows.map((row) => ({
     ...row,

@@ -18,11 +18,18 @@ function backToPreviousRelease(storage: DurableObjectStorage) {
   storage.sql.exec("DELETE FROM __drizzle_migrations WHERE created_at = ?", M0004.when);
   storage.sql.exec("DROP INDEX tasks_parent_idx");
   storage.sql.exec("DROP INDEX tasks_position_idx");
-  for (const column of ["priority", "parent_id", "position"]) storage.sql.exec(`ALTER TABLE tasks DROP COLUMN ${column}`);
+  for (const column of ["priority", "parent_id", "position"])
+    storage.sql.exec(`ALTER TABLE tasks DROP COLUMN ${column}`);
 }
 
 /** A task row as the previous release wrote it (its columns only). */
-function oldTask(storage: DurableObjectStorage, id: string, listId: string | null, important: boolean, updatedAt: string) {
+function oldTask(
+  storage: DurableObjectStorage,
+  id: string,
+  listId: string | null,
+  important: boolean,
+  updatedAt: string,
+) {
   storage.sql.exec(
     "INSERT INTO tasks (id, title, completed, important, list_id, updated_at, created_at) VALUES (?, ?, 0, ?, ?, ?, ?)",
     id,
@@ -58,11 +65,11 @@ describe("object migration 0004 on an account written by the previous release", 
     expect(c.position < a.position && a.position < b.position).toBe(true);
 
     // The keys are ones fractional-indexing builds on: a new task goes after them, a move between them.
-    const created = await json(await call("/api/v1/tasks", { token: user.key, body: { title: "new", listId: "home" } }));
-    expect(created.position > b.position).toBe(true);
-    const moved = await json(
-      await call(`/api/v1/tasks/${created.id}/move`, { token: user.key, body: { after: "c" } }),
+    const created = await json(
+      await call("/api/v1/tasks", { token: user.key, body: { title: "new", listId: "home" } }),
     );
+    expect(created.position > b.position).toBe(true);
+    const moved = await json(await call(`/api/v1/tasks/${created.id}/move`, { token: user.key, body: { after: "c" } }));
     expect(c.position < moved.position && moved.position < a.position).toBe(true);
     const home = await json(await call("/api/v1/tasks?listId=home&sort=position", { token: user.key }));
     expect(home.data.map((t: { title: string }) => t.title)).toEqual(["Task c", "new", "Task a", "Task b"]);

@@ -7,7 +7,8 @@ import { call, createTask, json, maxUser } from "../helpers";
 async function withLists(label: string, ...names: string[]) {
   const user = await maxUser(label);
   const ids: Record<string, string> = {};
-  for (const name of names) ids[name] = (await json(await call("/api/v1/lists", { token: user.key, body: { name } }))).id;
+  for (const name of names)
+    ids[name] = (await json(await call("/api/v1/lists", { token: user.key, body: { name } }))).id;
   return { user, ids };
 }
 

@@ -3,7 +3,8 @@ import { accountSql, call, createTask, json, maxUser } from "../helpers";
 
 /** Issue 34: priority (and how it keeps `important`), manual order and moves, sorts; over REST, real object. */
 
-const patch = (key: string, id: string, body: unknown) => call(`/api/v1/tasks/${id}`, { method: "PATCH", token: key, body });
+const patch = (key: string, id: string, body: unknown) =>
+  call(`/api/v1/tasks/${id}`, { method: "PATCH", token: key, body });
 const titles = (body: { data: { title: string }[] }) => body.data.map((t) => t.title);
 const list = async (key: string, query: string) => json(await call(`/api/v1/tasks?${query}`, { token: key }));
 
@@ -14,10 +15,22 @@ describe("priority", () => {
     expect(await createTask(user.key, { title: "i", important: true })).toMatchObject({ priority: 3, important: true });
     const plain = await createTask(user.key, { title: "plain" });
     expect(plain).toMatchObject({ priority: 1, important: false });
-    expect(await json(await patch(user.key, plain.id, { priority: 2 }))).toMatchObject({ priority: 2, important: false });
-    expect(await json(await patch(user.key, plain.id, { important: true }))).toMatchObject({ priority: 3, important: true });
-    expect(await json(await patch(user.key, plain.id, { priority: 4 }))).toMatchObject({ priority: 4, important: true });
-    expect(await json(await patch(user.key, plain.id, { important: false }))).toMatchObject({ priority: 2, important: false });
+    expect(await json(await patch(user.key, plain.id, { priority: 2 }))).toMatchObject({
+      priority: 2,
+      important: false,
+    });
+    expect(await json(await patch(user.key, plain.id, { important: true }))).toMatchObject({
+      priority: 3,
+      important: true,
+    });
+    expect(await json(await patch(user.key, plain.id, { priority: 4 }))).toMatchObject({
+      priority: 4,
+      important: true,
+    });
+    expect(await json(await patch(user.key, plain.id, { important: false }))).toMatchObject({
+      priority: 2,
+      important: false,
+    });
     const both = await patch(user.key, plain.id, { priority: 4, important: false });
     expect(both.status).toBe(400);
     expect((await json(both)).detail).toMatch(/important means priority 3 or 4/);
@@ -26,7 +39,12 @@ describe("priority", () => {
 
   it("filters by one priority or several, and sorts by priority, highest first", async () => {
     const user = await maxUser("priority-filter");
-    for (const [title, priority] of [["low", 2], ["urgent", 4], ["none", 1], ["high", 3]] as const)
+    for (const [title, priority] of [
+      ["low", 2],
+      ["urgent", 4],
+      ["none", 1],
+      ["high", 3],
+    ] as const)
       await createTask(user.key, { title, priority });
     expect(titles(await list(user.key, "priority=4"))).toEqual(["urgent"]);
     expect(titles(await list(user.key, "priority=3,4&sort=priority"))).toEqual(["urgent", "high"]);
@@ -44,11 +62,17 @@ describe("manual order", () => {
       await createTask(user.key, { title: "c", listId: "home" }),
     ];
     expect(titles(await list(user.key, "listId=home&sort=position"))).toEqual(["a", "b", "c"]);
-    const before = await accountSql<{ id: string; updated_at: string }>(user.accountId, "SELECT id, updated_at FROM tasks");
+    const before = await accountSql<{ id: string; updated_at: string }>(
+      user.accountId,
+      "SELECT id, updated_at FROM tasks",
+    );
     const moved = await call(`/api/v1/tasks/${c.id}/move`, { token: user.key, body: { before: a.id } });
     expect(moved.status).toBe(200);
     expect(titles(await list(user.key, "listId=home&sort=position"))).toEqual(["c", "a", "b"]);
-    const after = await accountSql<{ id: string; updated_at: string }>(user.accountId, "SELECT id, updated_at FROM tasks");
+    const after = await accountSql<{ id: string; updated_at: string }>(
+      user.accountId,
+      "SELECT id, updated_at FROM tasks",
+    );
     const changed = after.filter((row) => before.find((old) => old.id === row.id)?.updated_at !== row.updated_at);
     expect(changed.map((row) => row.id)).toEqual([c.id]);
     // PATCH takes the same placement.

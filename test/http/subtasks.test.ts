@@ -4,7 +4,8 @@ import { call, createTask, json, maxUser } from "../helpers";
 /** Issue 34: subtasks and their rules, over REST against the real account object. */
 
 const get = async (key: string, id: string, query = "") => call(`/api/v1/tasks/${id}${query}`, { token: key });
-const patch = (key: string, id: string, body: unknown) => call(`/api/v1/tasks/${id}`, { method: "PATCH", token: key, body });
+const patch = (key: string, id: string, body: unknown) =>
+  call(`/api/v1/tasks/${id}`, { method: "PATCH", token: key, body });
 const move = (key: string, id: string, body: unknown) => call(`/api/v1/tasks/${id}/move`, { token: key, body });
 
 /** A plan: parent › [a › [a1], b]. */
@@ -49,7 +50,10 @@ describe("creating subtasks", () => {
     const parent = await createTask(user.key, { title: "p", listId: "work" });
     const child = await createTask(user.key, { title: "c", parentId: parent.id });
     expect(child.listId).toBe("work");
-    const res = await call("/api/v1/tasks", { token: user.key, body: { title: "c", parentId: parent.id, listId: "home" } });
+    const res = await call("/api/v1/tasks", {
+      token: user.key,
+      body: { title: "c", parentId: parent.id, listId: "home" },
+    });
     expect(res.status).toBe(400);
     expect((await json(res)).detail).toMatch(/parent's list/);
   });
@@ -64,7 +68,10 @@ describe("creating subtasks", () => {
     expect((await json(fifth)).detail).toMatch(/at most 4 levels/);
     const nested = await call("/api/v1/tasks", {
       token: user.key,
-      body: { title: "1", subtasks: [{ title: "2", subtasks: [{ title: "3", subtasks: [{ title: "4", subtasks: [{ title: "5" }] }] }] }] },
+      body: {
+        title: "1",
+        subtasks: [{ title: "2", subtasks: [{ title: "3", subtasks: [{ title: "4", subtasks: [{ title: "5" }] }] }] }],
+      },
     });
     expect(nested.status).toBe(400);
     expect((await json(nested)).detail).toMatch(/at most 4 levels/);

@@ -70,6 +70,8 @@ describe("tools/list", () => {
       "important",
       "listId",
       "notes",
+      "parentId",
+      "priority",
       "reminder",
       "repeat",
       "title",
@@ -77,12 +79,16 @@ describe("tools/list", () => {
     const update = tool("update_task").inputSchema as any;
     expect(update.required).toEqual(["id"]);
     expect(Object.keys(update.properties).sort()).toEqual([
+      "after",
+      "before",
       "completed",
       "due",
       "id",
       "important",
       "listId",
       "notes",
+      "parentId",
+      "priority",
       "reminder",
       "repeat",
       "title",

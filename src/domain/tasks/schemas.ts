@@ -51,20 +51,20 @@ export const MAX_TASKS_PER_CREATE = 50;
 const { listId: _list, parentId: _parent, ...subtaskShape } = inputShape;
 const SubtaskFields = z.strictObject(subtaskShape);
 export type SubtaskInput = z.infer<typeof SubtaskFields> & { subtasks?: SubtaskInput[] };
-// Recursive, so typed by hand: TypeScript cannot infer a schema that refers to itself.
+/**
+ * A subtask where a task tree refers to itself: a lazy schema, so OpenAPI can name it once and point to it
+ * (http/v1/task-parameters.ts). Typed by hand: TypeScript cannot infer a schema that refers to itself.
+ */
+export const SubtaskInputRef: z.ZodType<SubtaskInput> = z.lazy(() => SubtaskInput);
 export const SubtaskInput: z.ZodType<SubtaskInput> = SubtaskFields.extend({
-  subtasks: z.lazy(() => z.array(SubtaskInput)).optional(),
-});
-z.globalRegistry.add(SubtaskInput, {
-  id: "SubtaskInput",
-  description: "A subtask of the task it is given with, in that order, and its own subtasks.",
-});
+  subtasks: z.array(SubtaskInputRef).optional().meta({ description: "Its own subtasks, in order." }),
+}).meta({ description: "A subtask of the task it is given with, in that order, and its own subtasks." });
 
 export const TaskInput = z
   .strictObject({
     ...inputShape,
     subtasks: z
-      .array(SubtaskInput)
+      .array(SubtaskInputRef)
       .optional()
       .meta({
         description: `Subtasks to create with it, nested up to ${MAX_TASK_DEPTH} levels in all, at most ${MAX_TASKS_PER_CREATE} tasks in one create, all or none.`,
@@ -86,7 +86,7 @@ export const TaskMove = z
     parentId: z
       .union([z.literal(""), TaskId])
       .optional()
-      .meta({ description: 'The new parent task\'s id, or "" for the top level.' }),
+      .meta({ description: 'The new parent task\'s id, or "" for the top level.', example: "" }),
     listId: ListRef.optional().meta({
       description: "The list to move it to (its id or name); its subtasks go with it. It goes last there.",
     }),
@@ -135,8 +135,10 @@ export const Tombstone = z
 
 /** A task with its subtasks, at every level, each ordered by `position`. */
 export type TaskTree = Task & { subtasks?: TaskTree[] };
-export const TaskTree: z.ZodType<TaskTree> = Task.extend({ subtasks: z.lazy(() => z.array(TaskTree)).optional() });
-z.globalRegistry.add(TaskTree, {
-  id: "TaskTree",
+/** As SubtaskInputRef: where a tree of tasks refers to itself. */
+export const TaskTreeRef: z.ZodType<TaskTree> = z.lazy(() => TaskTree);
+export const TaskTree: z.ZodType<TaskTree> = Task.extend({
+  subtasks: z.array(TaskTreeRef).optional().meta({ description: "Its subtasks, in order (`position`)." }),
+}).meta({
   description: "A task and, in `subtasks`, its subtasks in order, each with theirs.",
 });

@@ -46,15 +46,11 @@ export const LIST_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
  * A task's list, as tasks carry it (their `listId`): a list's id. Written, it may also be a list's name,
  * matched ignoring case, spaces, dashes and underscores (object/lists/names.ts).
  */
-export const ListRef = z
-  .string()
-  .min(1)
-  .max(100)
-  .meta({
-    description:
-      "The `id` of one of the user's lists (list_tasks with `lists: true` or GET /api/v1/lists gives them). Written, a list's name also works, ignoring case, spaces, dashes and underscores; an id that is no list's creates that list, and the answer says so.",
-    example: "errands",
-  });
+export const ListRef = z.string().min(1).max(100).meta({
+  description:
+    "The `id` of one of the user's lists (list_tasks with `lists: true` or GET /api/v1/lists gives them). Written, a list's name also works, ignoring case, spaces, dashes and underscores; an id that is no list's creates that list, and the answer says so.",
+  example: "errands",
+});
 
 const supportedYears = { message: `must be in the year ${MIN_YEAR} or later` };
 

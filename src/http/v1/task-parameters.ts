@@ -1,10 +1,15 @@
 import * as z from "zod";
 import type { Context } from "hono";
 import { listCreatedSentence, type WriteNotice } from "../../domain/lists/notice";
-import { Task, TaskTree, Tombstone } from "../../domain/tasks/schemas";
+import { SubtaskInputRef, Task, TaskTreeRef, Tombstone } from "../../domain/tasks/schemas";
 import { Day, IdempotencyKey, ListId, ListRef, SearchQuery, Since, TaskId } from "../../domain/tasks/values";
 
 /** The parameters, headers and collection of the task routes (tasks.ts), as OpenAPI declares them. */
+
+// The recursive schemas as named components: the generator follows a lazy schema by its name, and would
+// otherwise expand a tree forever (`.openapi` on a lazy schema names that schema itself).
+SubtaskInputRef.openapi("SubtaskInput");
+TaskTreeRef.openapi("TaskTree");
 
 export const TaskCollection = z
   .object({
@@ -20,6 +25,8 @@ export const TaskCollection = z
         hint: z.string().optional().meta({
           description:
             "Set when `listId` names no list (by id, by name, or by name ignoring case, spaces, dashes and underscores): why `data` is empty, and the closest list names.",
+          example:
+            'No list has this listId as its id or its name, so no task matched. Did you mean "Groceries"? GET /api/v1/lists gives the lists.',
         }),
         nextCursor: z.string().optional().meta({
           description: "With `limit`: pass as `cursor` for the next page; absent on the last page.",
@@ -61,7 +68,10 @@ export const ListQuery = z.object({
   }),
   priority: z
     .string()
-    .regex(/^[1-4](,[1-4])*$/, { message: "must be 1 to 4, or several separated by commas, e.g. 3,4" })
+    // A refinement, not a regex: its pattern would read as a Markdown link in the generated reference.
+    .refine((v) => v.split(",").every((p) => ["1", "2", "3", "4"].includes(p)), {
+      message: "must be 1 to 4, or several separated by commas, e.g. 3,4",
+    })
     .transform((v) => [...new Set(v.split(",").map(Number))])
     .optional()
     .openapi({ description: "Only tasks of this priority (1–4), or of any of several: `3,4`.", example: "3,4" }),
@@ -132,11 +142,12 @@ export const Notice = z
     listCreated: z
       .object({
         id: ListId,
-        name: z.string().meta({ example: "grocery" }),
+        name: z.string().meta({ description: "The new list's name: its id.", example: "grocery" }),
         closest: z
           .array(z.string())
           .meta({ description: "Existing lists' names closest to it.", example: ["Groceries"] }),
         message: z.string().meta({
+          description: "The same in a sentence.",
           example:
             'Created a new list "grocery". Did you mean Groceries? Move it with PATCH or POST …/move with listId.',
         }),
@@ -166,7 +177,7 @@ export function withNotice<T extends object>(c: Context, task: T, notice?: Write
 }
 
 export const CreatedTask = Task.extend({
-  subtasks: z.array(TaskTree).optional().meta({ description: "The subtasks created with it, when given." }),
+  subtasks: z.array(TaskTreeRef).optional().meta({ description: "The subtasks created with it, when given." }),
   notice: Notice.optional(),
 });
 export const UpdatedTask = Task.extend({ notice: Notice.optional() });

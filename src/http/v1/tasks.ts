@@ -2,7 +2,7 @@ import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-open
 import type { Context, TypedResponse } from "hono";
 import * as z from "zod";
 import { etagOf } from "../../domain/tasks/etag";
-import { Task, TaskInput, TaskPatch, TaskTree } from "../../domain/tasks/schemas";
+import { Task, TaskInput, TaskPatch, TaskTreeRef } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../transport/env";
 import { runFor } from "../../transport/auth";
 import { errorResponses } from "../../transport/problem";
@@ -91,7 +91,7 @@ export const getTaskRoute = createRoute({
   security,
   request: { params: IdParam, query: SubtasksQuery },
   responses: {
-    200: { description: "The task.", headers: ETag, content: { "application/json": { schema: TaskTree } } },
+    200: { description: "The task.", headers: ETag, content: { "application/json": { schema: TaskTreeRef } } },
     ...errorResponses(...authErrors, "task_not_found"),
   },
 });

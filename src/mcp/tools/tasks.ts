@@ -94,7 +94,8 @@ export const createTaskTool = defineTool({
   title: "Create a task",
   description:
     "Creates a task and returns it. To retry safely, send a `clientRequestId` (a new UUID per task) and reuse it on the retry: within 24 h the first task comes back, with `replayed: true`.",
-  input: TaskInput.extend({
+  // `subtasks` is recursive (a `$ref`, which some hosts do not resolve): mcp34 publishes it for MCP.
+  input: TaskInput.omit({ subtasks: true }).extend({
     clientRequestId: IdempotencyKey.optional().meta({ description: "Makes retries safe (see above)." }),
   }),
   output: z.object({ task: Task, replayed: z.literal(true).optional(), notice }),

@@ -1,14 +1,12 @@
 import { AppError } from "../../domain/errors";
-import type { WriteNotice } from "../../domain/lists/notice";
 import { MAX_TASKS_PER_CREATE, type SubtaskInput, type TaskInput, type TaskTree } from "../../domain/tasks/schemas";
 import { MAX_TASK_DEPTH } from "../../domain/tasks/values";
 import type { AccountContext } from "../context";
 import { hasList, listCreated } from "../lists/names";
 import type { TaskRow } from "../schema";
 import { reopenParents } from "./cascade";
-import { createTaskOnce } from "./idempotency";
+import { type Created, createTaskOnce } from "./idempotency";
 import { insertTask, withResolvedList } from "./insert";
-import type { Cascaded } from "./live";
 import { withPriority } from "./priority";
 import { inputColumns, toTask } from "./row";
 import { parentFor } from "./tree";
@@ -19,14 +17,6 @@ export interface CreateTaskArgs {
   idempotencyKey?: string;
   /** The input's SHA-256, set by the object before the transaction when there is a key (idempotency.ts). */
   requestHash?: string;
-}
-
-/** A new task (with its subtasks, given any), what it changed in its tree, and a list it created. */
-export interface Created {
-  row: TaskRow;
-  task: TaskTree;
-  cascade?: Cascaded[];
-  notice?: WriteNotice;
 }
 
 /** Creates a task, and says whether the result is a replay of an earlier request with the same idempotency key. */

@@ -8,7 +8,16 @@ import { IDEMPOTENCY_HOURS } from "../retention";
 import { toTask } from "./row";
 import type { TaskInput, TaskTree } from "../../domain/tasks/schemas";
 import { IdempotencyKey } from "../../domain/tasks/values";
-import type { Created } from "./create";
+import type { WriteNotice } from "../../domain/lists/notice";
+import type { Cascaded } from "./live";
+
+/** A new task (with its subtasks, given any), what it changed in its tree, and a list it created (create.ts). */
+export interface Created {
+  row: TaskRow;
+  task: TaskTree;
+  cascade?: Cascaded[];
+  notice?: WriteNotice;
+}
 
 /** The same input always hashes the same, whatever the order of its properties. */
 const canonicalJson = (input: TaskInput) =>

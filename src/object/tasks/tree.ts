@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, inArray, isNull } from "drizzle-orm";
 import { AppError } from "../../domain/errors";
 import { MAX_TASK_DEPTH } from "../../domain/tasks/values";
 import type { AccountDb } from "../context";
