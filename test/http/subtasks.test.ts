@@ -45,6 +45,17 @@ describe("creating subtasks", () => {
     expect(children.data.map((t: { title: string }) => t.title).sort()).toEqual(["a", "b"]);
   });
 
+  it("replays a create with subtasks under the same Idempotency-Key, creating nothing twice", async () => {
+    const user = await maxUser("subtasks-replay");
+    const body = { title: "Plan", subtasks: [{ title: "one", subtasks: [{ title: "deep" }] }, { title: "two" }] };
+    const send = () => call("/api/v1/tasks", { token: user.key, body, headers: { "Idempotency-Key": "plan-1" } });
+    const first = await send();
+    const again = await send();
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await json(again)).toEqual(await json(first));
+    expect((await json(await call("/api/v1/tasks", { token: user.key }))).data).toHaveLength(4);
+  });
+
   it("puts a subtask in its parent's list, and refuses a listId that differs", async () => {
     const user = await maxUser("subtasks-list");
     const parent = await createTask(user.key, { title: "p", listId: "work" });
