@@ -205,6 +205,10 @@ describe("body checks on every write route", () => {
     const expected: Record<string, number> = {
       "POST /auth/signup": 400,
       "POST /auth/login": 400,
+      // The mailed links' routes: public too (a link works without a session).
+      "POST /auth/verify": 400,
+      "POST /auth/password-reset": 400,
+      "POST /auth/password-reset/confirm": 400,
       // The OAuth authorize page's sign-in and consent form: public, like /auth/login.
       "POST /oauth/authorize": 400,
       // Stripe's webhook: public, its proof is the signature over the raw body; missing, it is 400 (docs/billing.md).
