@@ -11,6 +11,7 @@ import { defineConfig } from "vitest/config";
  */
 const UNIT = [
   "test/domain/device-token.test.ts",
+  "test/domain/quick-add.test.ts",
   "test/domain/public-address.test.ts",
   "test/domain/webhook-address.test.ts",
   "test/lifecycle/occurrences.test.ts",
