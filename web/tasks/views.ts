@@ -99,6 +99,6 @@ export function addDefaults(route: Route, today: string): { draft: Partial<Draft
   if (route.kind === "list") return { draft: { listId: route.id }, hint: "" };
   if (route.id === "today") return { draft: { dueDate: today }, hint: "Due today." };
   if (route.id === "upcoming") return { draft: { dueDate: addDays(today, 1) }, hint: "Due tomorrow." };
-  if (route.id === "important") return { draft: { important: true }, hint: "Marked important." };
+  if (route.id === "important") return { draft: { priority: "3" }, hint: "Marked important." };
   return { draft: {}, hint: "" };
 }
