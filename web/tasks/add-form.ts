@@ -54,7 +54,7 @@ export function AddForm({ defaults, hint, lists, timeZone, failed }: Props) {
     const view = inputOf(emptyDraft({ ...defaults, title: "-" }), timeZone);
     for (const key of ["due", "repeat", "listId", "priority"] as const)
       (input as Record<string, unknown>)[key] ??= typed[key] ?? view[key];
-    const labels = [...(input.labels ?? []), ...parsed.labels];
+    const labels = [...(input.labels ?? []), ...parsed.labels, ...(view.labels ?? [])];
     const seen = new Set<string>();
     const unique = labels.filter((l) => !seen.has(l.toLowerCase()) && seen.add(l.toLowerCase()));
     if (unique.length) input.labels = unique;

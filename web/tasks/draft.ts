@@ -21,6 +21,8 @@ export interface Draft {
   /** Labels as typed: separated by commas. */
   labels: string;
   listId: string;
+  /** The parent's id, "" for a top-level task (the editor's "Subtask of"). */
+  parentId: string;
 }
 
 /** Todoist's names: p1 is the API's 4. */
@@ -67,6 +69,7 @@ export const emptyDraft = (defaults: Partial<Draft> = {}): Draft => ({
   priority: "",
   labels: "",
   listId: "",
+  parentId: "",
   ...defaults,
 });
 
@@ -86,6 +89,7 @@ export function draftOf(task: Task, timeZone: string): Draft {
     priority: String(task.priority ?? (task.important ? 3 : 1)),
     labels: (task.labels ?? []).join(", "),
     listId: task.listId ?? "",
+    parentId: task.parentId ?? "",
   });
 }
 
@@ -102,6 +106,7 @@ function valuesOf(d: Draft, timeZone: string) {
     priority: d.priority,
     labels: labelsOf(d.labels).join(","),
     listId: d.listId,
+    parentId: d.parentId,
   };
 }
 
