@@ -17,6 +17,7 @@ const UNIT = [
   "test/lifecycle/occurrences.test.ts",
   "test/lifecycle/recurrence.test.ts",
   "test/web/user-agent.test.ts",
+  "test/web/rule-label.test.ts",
   "test/bundle/zod-shim.test.ts",
 ];
 const SLOW = [

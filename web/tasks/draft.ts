@@ -1,6 +1,7 @@
 import { rruleProblem } from "../../src/domain/tasks/rrule";
 import type { Task, TaskInput } from "./api";
 import { wallClock, zonedDateTime } from "./dates";
+import { ruleLabel } from "./rule-label";
 
 /**
  * What the task fields hold while a person types (the add form's options and the edit dialog), and how
@@ -55,7 +56,7 @@ export const REPEATS: [rule: string, label: string][] = [
   ["custom", "Custom rule (RRULE)…"],
 ];
 
-export const repeatLabel = (rule: string) => REPEATS.find(([r]) => r === rule)?.[1] ?? `Repeats: ${rule}`;
+export const repeatLabel = (rule: string) => REPEATS.find(([r]) => r === rule)?.[1] ?? ruleLabel(rule);
 
 export const emptyDraft = (defaults: Partial<Draft> = {}): Draft => ({
   title: "",

@@ -82,18 +82,16 @@ export function TaskFields({ idPrefix: p, draft, lists, problems, change, withNo
       }
       ${errorOf(`${p}-repeat-error`, problems.repeat)}
     </div>
-    <div class="field field-pair">
-      <div>
-        <label for=${`${p}-priority`}>Priority</label>
-        <select id=${`${p}-priority`} value=${draft.priority || "1"} onChange=${text("priority")}>
-          ${PRIORITIES.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
-        </select>
-      </div>
-      <div class="field-check">
+    <div class="field">
+      <label for=${`${p}-priority`}>Priority</label>
+      <select id=${`${p}-priority`} value=${draft.priority || "1"} onChange=${text("priority")}>
+        ${PRIORITIES.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
+      </select>
+    </div>
+    <div class="field field-check">
         <input id=${`${p}-important`} type="checkbox" checked=${isImportant(draft.priority)}
           onChange=${(event: Event) => change({ priority: withImportant(draft.priority, (event.target as HTMLInputElement).checked) })} />
         <label for=${`${p}-important`}>Important</label>
-      </div>
     </div>
     <div class="field">
       <label for=${`${p}-labels`}>Labels</label>

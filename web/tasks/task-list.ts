@@ -41,7 +41,8 @@ function Meta({ task, lists, timeZone, today }: Pick<Props, "lists" | "timeZone"
     counts &&
       counts.total > 0 &&
       html`<span class="chip">${counts.total - counts.open}/${counts.total} subtasks done</span>`,
-    list && html`<span class="chip chip--list">${list.name}</span>`,
+    // A subtask is always in its parent's list: the parent's chip says it.
+    list && !task.parentId && html`<span class="chip chip--list">${list.name}</span>`,
     task.notes && html`<span class="chip">Notes</span>`,
   ].filter(Boolean);
   return parts.length ? html`<p class="task__meta">${parts}</p>` : null;
@@ -115,7 +116,7 @@ export function TaskRows(props: Props) {
               children.length > 0 &&
               html`<button type="button" class="task__fold" aria-expanded=${collapsed.has(task.id) ? "false" : "true"}
                 aria-label=${`Subtasks: ${task.title}`} onClick=${() => flip(task.id)}>
-                <span aria-hidden="true">${collapsed.has(task.id) ? "▸" : "▾"} ${children.length}</span></button>`
+                <span aria-hidden="true">${collapsed.has(task.id) ? "▸" : "▾"}</span></button>`
             }
           </li>
         `;
