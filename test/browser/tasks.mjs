@@ -97,6 +97,26 @@ async function main() {
     return result.passes.length;
   }
 
+  /** Pairs of visible controls whose boxes overlap (neither inside the other): none may. */
+  const overlaps = () =>
+    page.evaluate(() => {
+      const controls = [...document.querySelectorAll("button, input, select, textarea, a[href]")].filter((e) => {
+        const box = e.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && !e.closest("[hidden]");
+      });
+      const found = [];
+      for (const [i, a] of controls.entries())
+        for (const b of controls.slice(i + 1)) {
+          if (a.contains(b) || b.contains(a)) continue;
+          const [r, s] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+          const overlap = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+          const height = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+          if (overlap > 1 && height > 1)
+            found.push(`${a.getAttribute("aria-label") ?? a.id} × ${b.getAttribute("aria-label") ?? b.id}`);
+        }
+      return found;
+    });
+
   const steps = [
     [
       "signed out, /tasks leads to sign-in; signed up without Max, it says what Max gives",
@@ -437,7 +457,12 @@ async function main() {
         assert((await page.locator(".task--depth-1").count()) === 0, "collapsing did not hide the subtasks");
         await page.getByRole("button", { name: "Subtasks: Call Bob" }).click();
         await axe("a list with subtasks");
-        await shot("07d-subtasks-list");
+        for (const viewport of [narrow, wide]) {
+          await page.setViewportSize(viewport);
+          const found = await overlaps();
+          assert(found.length === 0, `controls overlap at ${viewport.width}px: ${found.join("; ")}`);
+          await shot(`07d-subtasks-list-${viewport.width}`);
+        }
 
         // The label in the sidebar filters.
         await nav("@phone").click();

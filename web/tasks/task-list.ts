@@ -4,6 +4,7 @@ import { describeWhen, dueDay } from "./dates";
 import { priorityLabel, repeatLabel } from "./draft";
 import { html } from "./html";
 import { dropMove, keyMove, MOVE_HINT, place } from "./reorder";
+import { store } from "./store";
 import { treeRows } from "./tree";
 
 /**
@@ -26,10 +27,28 @@ interface Props {
   failed?: (error: unknown) => boolean;
 }
 
-function Meta({ task, lists, timeZone, today }: Pick<Props, "lists" | "timeZone" | "today"> & { task: Task }) {
+/** Open and total subtasks per parent, from the page's copy (current after its own adds and moves). */
+function subtaskCounts(): Map<string, { open: number; total: number }> {
+  const counts = new Map<string, { open: number; total: number }>();
+  for (const t of store.tasks.values()) {
+    if (!t.parentId || store.hidden.has(t.id)) continue;
+    const c = counts.get(t.parentId) ?? { open: 0, total: 0 };
+    c.total++;
+    if (!t.completed) c.open++;
+    counts.set(t.parentId, c);
+  }
+  return counts;
+}
+
+function Meta({
+  task,
+  counts,
+  lists,
+  timeZone,
+  today,
+}: Pick<Props, "lists" | "timeZone" | "today"> & { task: Task; counts?: { open: number; total: number } }) {
   const overdue = !task.completed && task.due && dueDay(task.due, timeZone) < today;
   const list = task.listId ? lists.get(task.listId) : undefined;
-  const counts = task.subtaskCounts;
   const priority = task.priority ?? (task.important ? 3 : 1);
   const parts = [
     task.due &&
@@ -54,6 +73,7 @@ export function TaskRows(props: Props) {
   const [drop, setDrop] = useState<{ id: string; above: boolean } | null>(null);
   if (tasks.length === 0) return null;
   const rows = treeRows(tasks, collapsed);
+  const counts = subtaskCounts();
   const flip = (id: string) =>
     setCollapsed((s) => {
       const next = new Set(s);
@@ -110,7 +130,7 @@ export function TaskRows(props: Props) {
             <div class="task__body">
               <button type="button" class="task__title" data-edit=${task.id} aria-label=${`Edit: ${task.title}`}
                 onClick=${() => edit(task)}>${task.title}</button>
-              <${Meta} task=${task} lists=${lists} timeZone=${timeZone} today=${today} />
+              <${Meta} task=${task} counts=${counts.get(task.id) ?? task.subtaskCounts} lists=${lists} timeZone=${timeZone} today=${today} />
             </div>
             ${
               children.length > 0 &&
