@@ -5,8 +5,13 @@ export interface QuickAddList {
   name: string;
 }
 
-/** List names compare like this: "Weekly-shop", "weekly_shop" and "WEEKLY SHOP" are "Weekly shop". */
-export const listKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, "");
+/**
+ * List names compare like this: as nameKeyOf (src/object/lists/names.ts) does, ignoring case ("ß" is
+ * "SS"), and also spaces, dashes and underscores (issue 34): "Weekly-shop", "weekly_shop" and
+ * "WEEKLY SHOP" are "Weekly shop". Here for the page and import, which cannot import the object's module.
+ */
+export const listKey = (name: string) =>
+  name.normalize("NFC").toUpperCase().toLowerCase().replace(/[\s_-]+/g, "");
 
 /** Up to three existing names within a few edits of `name` (ignoring case and separators), nearest first. */
 export function closestNames(name: string, lists: QuickAddList[]): string[] {
