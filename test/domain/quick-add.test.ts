@@ -75,6 +75,13 @@ describe("parseQuickAdd", () => {
       },
     );
 
+    it("folds case as list names do (ß is SS)", () => {
+      const street = [{ id: "street", name: "Straße" }];
+      expect(parseQuickAdd("Sweep #STRASSE", { now, timeZone: "UTC", lists: street })).toMatchObject({
+        listId: "street",
+      });
+    });
+
     it("matches a list by its id too", () => {
       expect(parse("Milk #groceries")).toMatchObject({ listId: "groceries" });
     });
