@@ -7,7 +7,8 @@ import { type Row, siblingsOf } from "./tree";
 /**
  * Manual order in a list: drag a row by its handle, or, with focus anywhere in the row, Alt+↑/↓ to
  * move it among its siblings and Alt+→/← to make it a subtask of the row above or to move it out of
- * its parent. Each is one POST /account/tasks/{id}/move (the session twin of REST's /move).
+ * its parent. Each is one POST /account/tasks/{id}/move (the session twin of REST's /move); next to a
+ * sibling (`before`/`after`) a task takes that sibling's parent, so the moves send no parentId with them.
  */
 
 export const MOVE_HINT =
@@ -40,16 +41,11 @@ export function keyMove(rows: Row[], task: Task, key: string): { move: Move; sai
     case "ArrowRight":
       return before ? { move: { parentId: before.id }, said: `${q(task)} is now a subtask of ${q(before)}.` } : null;
     case "ArrowLeft":
-      return parent
-        ? { move: { parentId: parent.parentId ?? "", after: parent.id }, said: `Moved ${q(task)} out of ${q(parent)}.` }
-        : null;
+      return parent ? { move: { after: parent.id }, said: `Moved ${q(task)} out of ${q(parent)}.` } : null;
     default:
       return null;
   }
 }
 
-/** Where a dragged row lands: before or after the row under the pointer, as that row's sibling. */
-export function dropMove(target: Task, above: boolean): Move {
-  const parentId = target.parentId ?? "";
-  return above ? { before: target.id, parentId } : { after: target.id, parentId };
-}
+/** Where a dragged row lands: before or after the row under the pointer, as its sibling (under its parent). */
+export const dropMove = (target: Task, above: boolean): Move => (above ? { before: target.id } : { after: target.id });
