@@ -1,8 +1,9 @@
 // Bundles the browser pages with esbuild for Workers static assets: the account page (web/main.ts →
-// static/app.js) and the tasks page (web/tasks/main.ts → static/tasks.js, Preact with htm). The tasks
-// page's JavaScript must stay within TASKS_LIMIT_KIB gzip: over it, the build fails. Its quick-add
-// parser (chrono-node, about 13 KiB gzip) is split out (static/tasks-parts/, content-hashed names) and
-// loaded when the person first focuses the add field, within LAZY_LIMIT_KIB.
+// static/app.js), the tasks page (web/tasks/main.ts → static/tasks.js, Preact with htm), and the pages mailed links
+// open (web/links.ts → static/links.js: /verify, /reset). The tasks page's JavaScript must stay within
+// TASKS_LIMIT_KIB gzip: over it, the build fails. Its quick-add parser (chrono-node, about 13 KiB gzip) is
+// split out (static/tasks-parts/, content-hashed names) and loaded when the person first focuses the add
+// field, within LAZY_LIMIT_KIB.
 // Plain Node ESM so it runs under Node 20 and 22; the outputs are gitignored.
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -25,7 +26,7 @@ const common = {
 };
 
 rmSync(new URL("../static/tasks-parts", import.meta.url), { recursive: true, force: true });
-await build({ ...common, entryPoints: { app: "web/main.ts" } });
+await build({ ...common, entryPoints: { app: "web/main.ts", links: "web/links.ts" } });
 await build({
   ...common,
   entryPoints: { tasks: "web/tasks/main.ts" },
