@@ -11,7 +11,11 @@ export interface QuickAddList {
  * "WEEKLY SHOP" are "Weekly shop". Here for the page and import, which cannot import the object's module.
  */
 export const listKey = (name: string) =>
-  name.normalize("NFC").toUpperCase().toLowerCase().replace(/[\s_-]+/g, "");
+  name
+    .normalize("NFC")
+    .toUpperCase()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "");
 
 /** Up to three existing names within a few edits of `name` (ignoring case and separators), nearest first. */
 export function closestNames(name: string, lists: QuickAddList[]): string[] {
