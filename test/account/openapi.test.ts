@@ -52,13 +52,16 @@ describe("account routes in OpenAPI", () => {
     expect(Object.keys(schema.properties).sort()).toEqual([
       "account",
       "apiKeys",
+      "billing",
       "connections",
       "exportedAt",
       "format",
+      "labels",
       "lists",
       "membership",
       "sessions",
       "tasks",
+      "webhooks",
     ]);
     expect(schema.required).toContain("tasks");
     expect(schema.required).toContain("lists");
