@@ -11,11 +11,13 @@ import { defineConfig } from "vitest/config";
  */
 const UNIT = [
   "test/domain/device-token.test.ts",
+  "test/domain/quick-add.test.ts",
   "test/domain/public-address.test.ts",
   "test/domain/webhook-address.test.ts",
   "test/lifecycle/occurrences.test.ts",
   "test/lifecycle/recurrence.test.ts",
   "test/web/user-agent.test.ts",
+  "test/web/rule-label.test.ts",
   "test/bundle/zod-shim.test.ts",
 ];
 const SLOW = [

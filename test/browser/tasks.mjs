@@ -1,9 +1,10 @@
 // End-to-end test of the tasks page (/tasks) in a real browser (Debian chromium driven by playwright-core)
 // against a `wrangler dev` started here. The issue's flow: sign up and get Max; add, edit, complete, reopen
 // and delete by mouse and by keyboard alone; lists; search; a task made over REST shows up within 15 s; a
-// task completed on the page is completed over REST; axe-core (WCAG 2.1 AA) in light and dark, 390 and
-// 1280 px. Run: npm run test:browser. Screenshots: artifacts/browser/tasks-*.png (not committed), or
-// SHOTS_DIR=<dir>.
+// task completed on the page is completed over REST; issue 34's flow (quick add with a date, a list, a label
+// and a priority; a new list only when confirmed; 3 subtasks; drag and Alt+arrows; the label filter;
+// completing the parent); axe-core (WCAG 2.1 AA) in light and dark, 390 and 1280 px. Run: npm run
+// test:browser. Screenshots: artifacts/browser/tasks-*.png (not committed), or SHOTS_DIR=<dir>.
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -95,6 +96,26 @@ async function main() {
     assert(found.length === 0, `axe, ${label}: ${found.join("; ")}`);
     return result.passes.length;
   }
+
+  /** Pairs of visible controls whose boxes overlap (neither inside the other): none may. */
+  const overlaps = () =>
+    page.evaluate(() => {
+      const controls = [...document.querySelectorAll("button, input, select, textarea, a[href]")].filter((e) => {
+        const box = e.getBoundingClientRect();
+        return box.width > 0 && box.height > 0 && !e.closest("[hidden]");
+      });
+      const found = [];
+      for (const [i, a] of controls.entries())
+        for (const b of controls.slice(i + 1)) {
+          if (a.contains(b) || b.contains(a)) continue;
+          const [r, s] = [a.getBoundingClientRect(), b.getBoundingClientRect()];
+          const overlap = Math.min(r.right, s.right) - Math.max(r.left, s.left);
+          const height = Math.min(r.bottom, s.bottom) - Math.max(r.top, s.top);
+          if (overlap > 1 && height > 1)
+            found.push(`${a.getAttribute("aria-label") ?? a.id} × ${b.getAttribute("aria-label") ?? b.id}`);
+        }
+      return found;
+    });
 
   const steps = [
     [
@@ -338,6 +359,129 @@ async function main() {
         console.log(`  the REST task appeared after ${seconds.toFixed(1)} s`);
         await checkbox("Made by an agent").check();
         await until(async () => (await rest(`/tasks/${task.id}`)).body.completed === true, "not completed over REST");
+      },
+    ],
+    [
+      "quick add (a date, a list, a label, a priority, a rule), asks before a new list; 3 subtasks; drag and Alt+arrow; label filter; completing the parent",
+      async () => {
+        await page.getByRole("button", { name: "New list" }).click();
+        await page.getByLabel("List name").fill("Work");
+        await page.getByRole("button", { name: "Create list" }).click();
+        await heading().filter({ hasText: "Work" }).waitFor();
+        const work = (await rest("/lists")).body.data.find((l) => l.name === "Work");
+        await nav("All").click();
+        const field = page.getByLabel("New task", { exact: true });
+        await field.click();
+        await field.fill("Call Bob tomorrow 3pm #Work @phone p1 every monday");
+        const preview = page.locator("#quick-preview");
+        await preview.filter({ hasText: "List: Work" }).waitFor();
+        const shown = await preview.textContent();
+        for (const part of ["Call Bob", "Due: Tomorrow 15:00", "Labels: phone", "Priority: P1 · urgent", "Repeat:"])
+          assert(shown.includes(part), `the preview lacks "${part}": ${shown}`);
+        await axe("quick-add preview");
+        await shot("07a-quick-add-preview", { fullPage: false });
+        await page.getByRole("button", { name: "Add", exact: true }).click();
+        await checkbox("Call Bob").waitFor();
+        const bob = await restTask("Call Bob");
+        const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString("en-CA", { timeZone: BROWSER_ZONE });
+        assert(
+          bob.listId === work.id &&
+            bob.priority === 4 &&
+            bob.repeat === "FREQ=WEEKLY;BYDAY=MO" &&
+            JSON.stringify(bob.labels) === '["phone"]' &&
+            bob.due.startsWith(`${tomorrow}T15:00:00+0`),
+          `quick add saved ${JSON.stringify(bob)}`,
+        );
+
+        // A typed name that is no list: nothing is created until the person says so.
+        await field.fill("Buy stamps #Wrok");
+        await page.getByRole("button", { name: "Add", exact: true }).click();
+        const question = page.getByRole("group", { name: /There is no list “Wrok”/ });
+        await question.waitFor();
+        assert((await question.textContent()).includes("Did you mean “Work”?"), "no closest name offered");
+        await axe("new-list question");
+        await shot("07b-new-list-question", { fullPage: false });
+        assert((await rest("/lists")).body.data.length === 1, "a list was created before asking");
+        await question.getByRole("button", { name: "Use “Work”" }).click();
+        await checkbox("Buy stamps").waitFor();
+        assert((await restTask("Buy stamps")).listId === work.id, "“Use Work” did not put the task in Work");
+        await field.fill("Post letters #Errands");
+        await field.press("Enter");
+        await page.getByRole("button", { name: "Create list “Errands”" }).click();
+        await checkbox("Post letters").waitFor();
+        const errands = (await rest("/lists")).body.data.find((l) => l.name === "Errands");
+        assert(errands && (await restTask("Post letters")).listId === errands.id, "the confirmed list was not used");
+
+        // Three subtasks, added in the editor.
+        await nav("Work").click();
+        await editButton("Call Bob").click();
+        for (const title of ["Step one", "Step two", "Step three"]) {
+          await dialog().getByLabel("New subtask").fill(title);
+          await dialog().getByLabel("New subtask").press("Enter");
+          await dialog().locator(".subtasks__list li").filter({ hasText: title }).waitFor();
+        }
+        await shot("07c-subtasks-dialog", { fullPage: false });
+        await dialog().getByRole("button", { name: "Cancel" }).click();
+        await dialog().waitFor({ state: "hidden" });
+        await page.locator(".task--depth-1").nth(2).waitFor();
+        const order = async () =>
+          (await rest(`/tasks/${bob.id}?subtasks=true`)).body.subtasks.map((t) => t.title).join(", ");
+        assert((await order()) === "Step one, Step two, Step three", `subtasks: ${await order()}`);
+
+        // Drag "Step three" above "Step one", then Alt+Down moves "Step one" below "Step two".
+        const row = (title) => page.locator(".task").filter({ has: editButton(title) });
+        await page.getByRole("button", { name: "Move: Step three" }).dragTo(row("Step one"), {
+          targetPosition: { x: 40, y: 4 },
+        });
+        await until(
+          async () => (await order()) === "Step three, Step one, Step two",
+          "the drag did not move it",
+          10_000,
+          500,
+        );
+        await page.getByRole("button", { name: "Move: Step one" }).focus();
+        await page.keyboard.press("Alt+ArrowDown");
+        await until(
+          async () => (await order()) === "Step three, Step two, Step one",
+          "Alt+Down did not move it",
+          10_000,
+          500,
+        );
+        const titles = await page.locator(".task--depth-1 .task__title").allTextContents();
+        assert(titles.join(", ") === "Step three, Step two, Step one", `the page shows ${titles.join(", ")}`);
+        assert(
+          (await page.evaluate(() => document.activeElement?.getAttribute("aria-label"))) === "Move: Step one",
+          "focus did not stay on the moved task",
+        );
+        await page.getByRole("button", { name: "Subtasks: Call Bob" }).click();
+        assert((await page.locator(".task--depth-1").count()) === 0, "collapsing did not hide the subtasks");
+        await page.getByRole("button", { name: "Subtasks: Call Bob" }).click();
+        await axe("a list with subtasks");
+        for (const viewport of [narrow, wide]) {
+          await page.setViewportSize(viewport);
+          const found = await overlaps();
+          assert(found.length === 0, `controls overlap at ${viewport.width}px: ${found.join("; ")}`);
+          await shot(`07d-subtasks-list-${viewport.width}`);
+        }
+
+        // The label in the sidebar filters.
+        await nav("@phone").click();
+        await heading().filter({ hasText: "@phone" }).waitFor();
+        assert((await page.locator(".task").count()) === 1, "the label view shows more than the labelled task");
+        await shot("07e-label-filter", { fullPage: false });
+
+        // Completing the parent completes its subtasks (and, repeating, makes its next occurrence).
+        await nav("Work").click();
+        await checkbox("Call Bob").check();
+        await until(
+          async () => {
+            const tree = (await rest(`/tasks/${bob.id}?subtasks=true`)).body;
+            return tree.completed && tree.subtasks.every((t) => t.completed);
+          },
+          "completing the parent did not complete its subtasks",
+          10_000,
+          500,
+        );
       },
     ],
     [

@@ -18,6 +18,12 @@ export interface Task {
   repeat?: string;
   notes?: string;
   completedAt?: string;
+  /** Issue 34 (contract34): the parent's id on a subtask; 1 (none) … 4 (urgent); labels; the order key. */
+  parentId?: string;
+  priority?: 1 | 2 | 3 | 4;
+  labels?: string[];
+  position?: string;
+  subtaskCounts?: { open: number; total: number };
 }
 
 export interface TaskList {
@@ -28,9 +34,19 @@ export interface TaskList {
 }
 
 /** A new task (TaskInput) or a change to one (TaskPatch): "" or null clears, as on REST. */
-export type TaskInput = Partial<Omit<Task, "id" | "updatedAt" | "completedAt" | "reminder">> & {
+export type TaskInput = Partial<
+  Omit<Task, "id" | "updatedAt" | "completedAt" | "reminder" | "position" | "subtaskCounts">
+> & {
   reminder?: string | null;
 };
+
+/** Where a task goes: before or after a sibling, under a parent ("" = top level), into a list. */
+export interface Move {
+  before?: string;
+  after?: string;
+  parentId?: string;
+  listId?: string;
+}
 
 interface Page<T> {
   data: T[];
@@ -65,6 +81,8 @@ export const tasksApi = {
       token: token(),
       headers: ifMatch ? { "If-Match": ifMatch } : {},
     }),
+  moveTask: (id: string, body: Move) =>
+    call<Task>(`${path("/account/tasks", id)}/move`, { method: "POST", body, token: token() }),
   deleteTask: (id: string, keepalive = false) =>
     call<void>(path("/account/tasks", id), { method: "DELETE", token: token(), keepalive }),
   lists: (params: { since?: string } = {}) =>

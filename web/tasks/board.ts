@@ -9,11 +9,11 @@ import { html } from "./html";
 import { ListActions } from "./list-actions";
 import { SearchField, type SearchResult } from "./search";
 import { Sidebar } from "./sidebar";
-import { removeTask, store, UNDO_MS, updateTask, notify } from "./store";
+import { notify, removeTask, store, sync, UNDO_MS, updateTask } from "./store";
 import { TaskRows } from "./task-list";
 import { TimeZoneOffer, TimeZoneSetting } from "./timezone";
 import { Toast, type ToastMessage } from "./toast";
-import { addDefaults, hashOf, openCounts, type Route, routeOf, shownTasks, VIEWS } from "./views";
+import { addDefaults, hashOf, labelsIn, openCounts, type Route, routeOf, shownTasks, VIEWS } from "./views";
 
 /** The signed-in page: navigation, the current view or list, search, the editor and the messages. */
 interface Props {
@@ -31,6 +31,7 @@ const EMPTY: Record<string, string> = {
   all: "No open tasks. Add one above.",
   completed: "No completed tasks yet.",
   list: "No open tasks in this list.",
+  label: "No open tasks with this label.",
 };
 
 const focusSoon = (selector: string, fallback = "#view-title") =>
@@ -68,7 +69,9 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
     ? `Search: “${search.query}”`
     : route.kind === "list"
       ? (list?.name ?? "List not found")
-      : VIEWS.find(([id]) => id === route.id)![1];
+      : route.kind === "label"
+        ? `@${route.id}`
+        : VIEWS.find(([id]) => id === route.id)![1];
   const shown = shownTasks(route, live, timeZone, today, lingering);
   const results = search
     ? search.ids.map((id) => store.tasks.get(id)).filter((t): t is Task => !!t && !store.hidden.has(t.id))
@@ -98,6 +101,8 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
     try {
       const next = await updateTask(task.id, { completed });
       announce(`${completed ? "Completed" : "Reopened"} “${task.title}”.`);
+      // Completing a parent completes its subtasks, and reopening a subtask reopens its parent: fetch them.
+      if (task.parentId || [...store.tasks.values()].some((t) => t.parentId === task.id)) void sync();
       if (next)
         say(`“${task.title}” is done. Next: ${next.due ? describeWhen(next.due, timeZone, today) : "created"}.`, {
           label: "Edit next",
@@ -141,8 +146,8 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
     setEditing(null);
     focusSoon(`[data-edit="${id}"]`);
   };
-  const rows = (tasks: Task[], label: string) =>
-    html`<${TaskRows} tasks=${tasks} lists=${store.lists} timeZone=${timeZone} today=${today} toggle=${toggle} edit=${setEditing} busy=${busy} label=${label} />`;
+  const rows = (tasks: Task[], label: string, reorder = false) =>
+    html`<${TaskRows} tasks=${tasks} lists=${store.lists} timeZone=${timeZone} today=${today} toggle=${toggle} edit=${setEditing} busy=${busy} label=${label} reorder=${reorder} failed=${failed} />`;
   const completedView = route.kind === "view" && route.id === "completed";
 
   return html`
@@ -152,7 +157,7 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
           aria-controls="tasks-nav" onClick=${() => setMenu(!menu)}>${menu ? "Close lists" : "Lists"}</button>
         <${SearchField} key=${searchKey} found=${setSearch} failed=${failed} />
       </div>
-      <${Sidebar} route=${route} lists=${lists} counts=${openCounts(live, lists, timeZone, today)} open=${menu} navigate=${navigate} failed=${failed} />
+      <${Sidebar} route=${route} lists=${lists} labels=${labelsIn(live)} counts=${openCounts(live, lists, timeZone, today)} open=${menu} navigate=${navigate} failed=${failed} />
       <section class="tasks-content" aria-labelledby="view-title">
         <div class="view-head">
           <h1 id="view-title" tabindex="-1">${title}</h1>
@@ -177,11 +182,11 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
             ${rows(results!, "Search results")}`
             : html`${!completedView && (route.kind !== "list" || list) && html`<${AddForm} key=${hashOf(route)} defaults=${defaults} hint=${hint} lists=${lists} timeZone=${timeZone} failed=${failed} />`}
             ${route.kind === "list" && !list ? html`<p>This list no longer exists. <a href="#all">See all tasks</a>.</p>` : null}
-            ${shown.open.length === 0 && (route.kind !== "list" || list) ? html`<p class="empty">${EMPTY[route.kind === "list" ? "list" : route.id]}</p>` : rows(shown.open, "Tasks")}
+            ${shown.open.length === 0 && (route.kind !== "list" || list) ? html`<p class="empty">${EMPTY[route.kind === "view" ? route.id : route.kind]}</p>` : rows(shown.open, "Tasks", route.kind === "list")}
             ${shown.completed.length > 0 && html`<details class="completed"><summary>Completed (${shown.completed.length})</summary>${rows(shown.completed, "Completed tasks")}</details>`}`
         }
       </section>
-      ${editing && html`<${EditDialog} key=${editing.id} task=${editing} lists=${lists} timeZone=${timeZone} close=${closeEditor} remove=${remove} failed=${failed} />`}
+      ${editing && html`<${EditDialog} key=${editing.id} task=${editing} lists=${lists} tasks=${live} timeZone=${timeZone} close=${closeEditor} remove=${remove} failed=${failed} />`}
       <${Toast} toast=${toast} dismiss=${() => setToast(null)} />
     </div>
   `;

@@ -1,6 +1,7 @@
 import { rruleProblem } from "../../src/domain/tasks/rrule";
 import type { Task, TaskInput } from "./api";
 import { wallClock, zonedDateTime } from "./dates";
+import { ruleLabel } from "./rule-label";
 
 /**
  * What the task fields hold while a person types (the add form's options and the edit dialog), and how
@@ -16,9 +17,34 @@ export interface Draft {
   /** One of REPEATS' rules, "" for none, or "custom" (then `rule`). */
   repeat: string;
   rule: string;
-  important: boolean;
+  /** "1" (none) … "4" (urgent), or "" when not chosen; Important is priority 3 or more (the API's rule). */
+  priority: string;
+  /** Labels as typed: separated by commas. */
+  labels: string;
   listId: string;
+  /** The parent's id, "" for a top-level task (the editor's "Subtask of"). */
+  parentId: string;
 }
+
+/** Todoist's names: p1 is the API's 4. */
+export const PRIORITIES: [value: string, label: string][] = [
+  ["4", "P1 · urgent"],
+  ["3", "P2 · high"],
+  ["2", "P3 · medium"],
+  ["1", "P4 · none"],
+];
+export const priorityLabel = (priority: number) => PRIORITIES.find(([v]) => Number(v) === priority)?.[1] ?? "";
+/** The checkbox "Important" on a priority: checking lifts it to at least 3, unchecking lowers it to at most 2. */
+export const isImportant = (priority: string) => Number(priority) >= 3;
+export const withImportant = (priority: string, important: boolean) =>
+  String(important ? Math.max(Number(priority) || 1, 3) : Math.min(Number(priority) || 1, 2));
+export const labelsOf = (text: string) => {
+  const seen = new Set<string>();
+  return text
+    .split(",")
+    .map((l) => l.trim())
+    .filter((l) => l && !seen.has(l.toLowerCase()) && seen.add(l.toLowerCase()));
+};
 
 export const REPEATS: [rule: string, label: string][] = [
   ["", "Does not repeat"],
@@ -30,7 +56,7 @@ export const REPEATS: [rule: string, label: string][] = [
   ["custom", "Custom rule (RRULE)…"],
 ];
 
-export const repeatLabel = (rule: string) => REPEATS.find(([r]) => r === rule)?.[1] ?? `Repeats: ${rule}`;
+export const repeatLabel = (rule: string) => REPEATS.find(([r]) => r === rule)?.[1] ?? ruleLabel(rule);
 
 export const emptyDraft = (defaults: Partial<Draft> = {}): Draft => ({
   title: "",
@@ -41,8 +67,10 @@ export const emptyDraft = (defaults: Partial<Draft> = {}): Draft => ({
   reminderTime: "",
   repeat: "",
   rule: "",
-  important: false,
+  priority: "",
+  labels: "",
   listId: "",
+  parentId: "",
   ...defaults,
 });
 
@@ -59,8 +87,10 @@ export function draftOf(task: Task, timeZone: string): Draft {
     reminderTime: reminder?.time ?? "",
     repeat: !task.repeat ? "" : preset ? task.repeat : "custom",
     rule: task.repeat && !preset ? task.repeat : "",
-    important: task.important,
+    priority: String(task.priority ?? (task.important ? 3 : 1)),
+    labels: (task.labels ?? []).join(", "),
     listId: task.listId ?? "",
+    parentId: task.parentId ?? "",
   });
 }
 
@@ -74,8 +104,10 @@ function valuesOf(d: Draft, timeZone: string) {
     due: !d.dueDate ? "" : d.dueTime ? zonedDateTime(d.dueDate, d.dueTime, timeZone) : d.dueDate,
     reminder: d.reminderDate ? zonedDateTime(d.reminderDate, d.reminderTime || "09:00", timeZone) : "",
     repeat: ruleOf(d),
-    important: d.important,
+    priority: d.priority,
+    labels: labelsOf(d.labels).join(","),
     listId: d.listId,
+    parentId: d.parentId,
   };
 }
 
@@ -99,7 +131,9 @@ export function inputOf(d: Draft, timeZone: string): TaskInput {
   const v = valuesOf(d, timeZone);
   const input: TaskInput = { title: v.title.trim() };
   for (const key of ["notes", "due", "reminder", "repeat", "listId"] as const) if (v[key]) input[key] = v[key];
-  if (v.important) input.important = true;
+  if (Number(v.priority) > 1) input.priority = Number(v.priority) as Task["priority"];
+  const labels = labelsOf(d.labels);
+  if (labels.length) input.labels = labels;
   return input;
 }
 
@@ -110,7 +144,8 @@ export function patchOf(task: Task, d: Draft, timeZone: string): TaskInput {
   const patch: TaskInput = {};
   for (const key of Object.keys(after) as (keyof typeof after)[]) {
     if (before[key] === after[key]) continue;
-    if (key === "important") patch.important = after.important;
+    if (key === "priority") patch.priority = Number(after.priority || 1) as Task["priority"];
+    else if (key === "labels") patch.labels = labelsOf(d.labels);
     else if (key === "reminder") patch.reminder = after.reminder || null;
     else if (key === "title") patch.title = after.title.trim();
     else patch[key] = after[key];

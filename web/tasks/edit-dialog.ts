@@ -7,6 +7,7 @@ import { type Draft, draftOf, patchOf, problemsOf } from "./draft";
 import { TaskFields } from "./fields";
 import { html } from "./html";
 import { reloadTask, updateTask } from "./store";
+import { ParentField, Subtasks } from "./subtasks";
 
 /**
  * Edits one task in a modal dialog. The save changes only the fields that differ, and only the version
@@ -16,6 +17,8 @@ import { reloadTask, updateTask } from "./store";
 interface Props {
   task: Task;
   lists: TaskList[];
+  /** The account's tasks: this one's subtasks, and the tasks it may become a subtask of. */
+  tasks: Task[];
   timeZone: string;
   close: () => void;
   remove: (task: Task) => void;
@@ -23,7 +26,7 @@ interface Props {
   failed: (error: unknown) => boolean;
 }
 
-export function EditDialog({ task, lists, timeZone, close, remove, failed }: Props) {
+export function EditDialog({ task, lists, tasks, timeZone, close, remove, failed }: Props) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [base, setBase] = useState(task);
   const [draft, setDraft] = useState<Draft>(() => draftOf(task, timeZone));
@@ -113,6 +116,8 @@ export function EditDialog({ task, lists, timeZone, close, remove, failed }: Pro
           ${problems.title && html`<p id="edit-title-error" class="field-error">${problems.title}</p>`}
         </div>
         <${TaskFields} idPrefix="edit" draft=${draft} lists=${lists} problems=${problems} change=${change} />
+        <${ParentField} task=${base} tasks=${tasks} value=${draft.parentId} change=${(parentId: string) => change({ parentId })} />
+        <${Subtasks} task=${base} tasks=${tasks} failed=${failed} />
         <div class="dialog__actions dialog__actions--split">
           <button type="button" class="button button--danger-outline" onClick=${() => remove(base)}>Delete</button>
           <span class="dialog__actions-end">

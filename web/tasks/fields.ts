@@ -1,10 +1,11 @@
 import type { TaskList } from "./api";
-import { type Draft, REPEATS } from "./draft";
+import { type Draft, isImportant, PRIORITIES, REPEATS, withImportant } from "./draft";
 import { html } from "./html";
 
 /**
  * The task fields below the title, shared by the add form's options and the edit dialog: notes, due,
- * reminder (with its Clear), repeat (common choices or a custom RRULE), important and list. `idPrefix`
+ * reminder (with its Clear), repeat (common choices or a custom RRULE), priority (with Important, its
+ * other name), labels and list. `idPrefix`
  * keeps ids unique when both are on the page; `problems` holds field errors by API path.
  */
 interface Props {
@@ -81,10 +82,23 @@ export function TaskFields({ idPrefix: p, draft, lists, problems, change, withNo
       }
       ${errorOf(`${p}-repeat-error`, problems.repeat)}
     </div>
+    <div class="field">
+      <label for=${`${p}-priority`}>Priority</label>
+      <select id=${`${p}-priority`} value=${draft.priority || "1"} onChange=${text("priority")}>
+        ${PRIORITIES.map(([value, label]) => html`<option value=${value}>${label}</option>`)}
+      </select>
+    </div>
     <div class="field field-check">
-      <input id=${`${p}-important`} type="checkbox" checked=${draft.important}
-        onChange=${(event: Event) => change({ important: (event.target as HTMLInputElement).checked })} />
-      <label for=${`${p}-important`}>Important</label>
+        <input id=${`${p}-important`} type="checkbox" checked=${isImportant(draft.priority)}
+          onChange=${(event: Event) => change({ priority: withImportant(draft.priority, (event.target as HTMLInputElement).checked) })} />
+        <label for=${`${p}-important`}>Important</label>
+    </div>
+    <div class="field">
+      <label for=${`${p}-labels`}>Labels</label>
+      <p id=${`${p}-labels-hint`} class="hint">Separate labels with commas, e.g. errand, phone</p>
+      <input id=${`${p}-labels`} type="text" value=${draft.labels} onInput=${text("labels")} autocomplete="off"
+        aria-invalid=${invalid("labels")} aria-describedby=${describedBy("labels", `${p}-labels-hint`)} />
+      ${errorOf(`${p}-labels-error`, problems.labels)}
     </div>
     <div class="field">
       <label for=${`${p}-list`}>List</label>

@@ -7,12 +7,13 @@ import { createList } from "./store";
 import { hashOf, type Route, VIEWS } from "./views";
 
 /**
- * The views and the account's lists, each named exactly by its name (its open count is its description),
- * and the form that creates a list. On a narrow screen this is the menu the "Lists" button opens.
+ * The views, the account's lists and the labels on its tasks, each named exactly by its name (its open
+ * count is its description), and the form that creates a list. On a narrow screen this is the menu the "Lists" button opens.
  */
 interface Props {
   route: Route;
   lists: TaskList[];
+  labels: string[];
   counts: Map<string, number>;
   open: boolean;
   navigate: (route: Route) => void;
@@ -94,7 +95,7 @@ function NewList({ navigate, failed }: { navigate: (r: Route) => void; failed: (
   `;
 }
 
-export function Sidebar({ route, lists, counts, open, navigate, failed }: Props) {
+export function Sidebar({ route, lists, labels, counts, open, navigate, failed }: Props) {
   const isCurrent = (r: Route) => r.kind === route.kind && r.id === route.id;
   return html`
     <nav id="tasks-nav" class=${open ? "tasks-nav tasks-nav--open" : "tasks-nav"} aria-label="Views and lists">
@@ -114,6 +115,16 @@ export function Sidebar({ route, lists, counts, open, navigate, failed }: Props)
         })}
       </ul>
       <${NewList} navigate=${navigate} failed=${failed} />
+      ${
+        labels.length > 0 &&
+        html`<h2 class="nav-heading">Labels</h2>
+        <ul class="nav-list">
+          ${labels.map((label) => {
+            const r: Route = { kind: "label", id: label };
+            return html`<${Item} key=${label} route=${r} current=${isCurrent(r)} name=${`@${label}`} count=${counts.get(`label/${label}`) ?? 0} navigate=${navigate} />`;
+          })}
+        </ul>`
+      }
     </nav>
   `;
 }

@@ -1,6 +1,6 @@
 import { ApiError } from "../api";
 import { session } from "../session";
-import { type Task, type TaskInput, type TaskList, tasksApi } from "./api";
+import { type Move, type Task, type TaskInput, type TaskList, tasksApi } from "./api";
 
 /**
  * The page's copy of the account's tasks and lists, kept current with `since` syncs: one full read on
@@ -123,6 +123,14 @@ export async function updateTask(id: string, patch: TaskInput, ifMatch?: string)
   if (task.listId && !store.lists.has(task.listId)) await syncLists().catch(() => undefined);
   changed();
   return next;
+}
+
+/** Places a task (move.ts); the answer is the task with its new position and parent. */
+export async function moveTask(id: string, move: Move): Promise<Task> {
+  const task = await tasksApi.moveTask(id, move);
+  keep(task);
+  changed();
+  return task;
 }
 
 export async function reloadTask(id: string): Promise<Task> {

@@ -1,6 +1,7 @@
 import type { Task, TaskList } from "./api";
 import { addDays, dueDay, wallClock } from "./dates";
 import type { Draft } from "./draft";
+import { byPosition } from "./tree";
 
 /** What the page shows: a view over all tasks (in the account's time zone) or one list. */
 
@@ -14,22 +15,36 @@ export const VIEWS = [
 ] as const;
 export type ViewId = (typeof VIEWS)[number][0];
 
-export type Route = { kind: "view"; id: ViewId } | { kind: "list"; id: string };
+/** A list by its id, or a label by its name (tasks carrying it, ignoring case). */
+export type Route = { kind: "view"; id: ViewId } | { kind: "list"; id: string } | { kind: "label"; id: string };
 
 export function routeOf(hash: string): Route {
   const value = decodeURIComponent(hash.replace(/^#/, ""));
   if (value.startsWith("list/")) return { kind: "list", id: value.slice(5) };
+  if (value.startsWith("label/")) return { kind: "label", id: value.slice(6) };
   const view = VIEWS.find(([id]) => id === value);
   return { kind: "view", id: view ? view[0] : "today" };
 }
 
 export const hashOf = (route: Route) =>
-  route.kind === "list" ? `#list/${encodeURIComponent(route.id)}` : `#${route.id}`;
+  route.kind === "view" ? `#${route.id}` : `#${route.kind}/${encodeURIComponent(route.id)}`;
+
+export const hasLabel = (task: Task, label: string) =>
+  (task.labels ?? []).some((l) => l.toLowerCase() === label.toLowerCase());
+
+/** The labels on the account's tasks, each once (ignoring case), by name. */
+export function labelsIn(tasks: Task[]): string[] {
+  const byKey = new Map<string, string>();
+  for (const task of tasks)
+    for (const l of task.labels ?? []) if (!byKey.has(l.toLowerCase())) byKey.set(l.toLowerCase(), l);
+  return [...byKey.values()].sort((a, b) => a.localeCompare(b));
+}
 
 /** The filters, in the account's zone on `today`. */
 function matcher(route: Route, timeZone: string, today: string): (task: Task) => boolean {
   const day = (t: Task) => (t.due ? dueDay(t.due, timeZone) : "");
   if (route.kind === "list") return (t) => t.listId === route.id;
+  if (route.kind === "label") return (t) => !t.completed && hasLabel(t, route.id);
   const open = {
     today: (t: Task) => day(t) === today,
     upcoming: (t: Task) => day(t) > today,
@@ -75,8 +90,9 @@ export function shownTasks(
   const byKey = (a: Task, b: Task) => (sortKey(a, timeZone) < sortKey(b, timeZone) ? -1 : 1);
   const byCompletion = (a: Task, b: Task) => ((a.completedAt ?? "") > (b.completedAt ?? "") ? -1 : 1);
   const completedView = route.kind === "view" && route.id === "completed";
+  // A list is in its manual order (drag, Alt+arrows); the views by day.
   return {
-    open: shown.sort(completedView ? byCompletion : byKey),
+    open: shown.sort(completedView ? byCompletion : route.kind === "list" ? byPosition : byKey),
     completed: inList.filter((t) => t.completed && !lingering.has(t.id)).sort(byCompletion),
   };
 }
@@ -91,14 +107,17 @@ export function openCounts(tasks: Task[], lists: TaskList[], timeZone: string, t
   }
   for (const list of lists)
     counts.set(`list/${list.id}`, tasks.filter((t) => t.listId === list.id && !t.completed).length);
+  for (const label of labelsIn(tasks))
+    counts.set(`label/${label}`, tasks.filter((t) => !t.completed && hasLabel(t, label)).length);
   return counts;
 }
 
 /** What a task added here gets without being asked: the list, or the view's day or flag. */
 export function addDefaults(route: Route, today: string): { draft: Partial<Draft>; hint: string } {
   if (route.kind === "list") return { draft: { listId: route.id }, hint: "" };
+  if (route.kind === "label") return { draft: { labels: route.id }, hint: `Labelled ${route.id}.` };
   if (route.id === "today") return { draft: { dueDate: today }, hint: "Due today." };
   if (route.id === "upcoming") return { draft: { dueDate: addDays(today, 1) }, hint: "Due tomorrow." };
-  if (route.id === "important") return { draft: { important: true }, hint: "Marked important." };
+  if (route.id === "important") return { draft: { priority: "3" }, hint: "Marked important." };
   return { draft: {}, hint: "" };
 }
