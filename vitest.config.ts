@@ -17,6 +17,8 @@ const UNIT = [
   "test/lifecycle/recurrence.test.ts",
   "test/web/user-agent.test.ts",
   "test/bundle/zod-shim.test.ts",
+  "test/import/todoist-csv.test.ts",
+  "test/import/own-export.test.ts",
 ];
 const SLOW = [
   "test/hardening/fuzz.test.ts",

@@ -40,6 +40,7 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   getFeed: { needsMax: false, writes: false },
   rotateFeed: { needsMax: false, writes: true },
   deleteFeed: { needsMax: false, writes: true },
+  importTasks: { needsMax: true, writes: true },
 };
 
 /** Raised by no verb: the alarm fires reminders (object/tasks/reminders.ts, test/events/reminders.test.ts). */

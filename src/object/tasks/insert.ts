@@ -10,13 +10,17 @@ export function withResolvedList(ctx: AccountContext, values: RowValues): RowVal
 }
 
 /**
- * The one way a task is inserted (create, idempotent create, the next occurrence): a new id, the
- * columns given, every other column its declared default.
+ * The one way a task is inserted (create, idempotent create, the next occurrence, an import): a new id
+ * (an import brings its own, so importing a file twice finds it), the columns given, every other column
+ * its declared default.
  */
 export function insertTask(ctx: AccountContext, values: RowValues): TaskRow {
   return ctx.db
     .insert(tasks)
-    .values({ ...(withResolvedList(ctx, values) as typeof tasks.$inferInsert), id: newId() })
+    .values({
+      ...(withResolvedList(ctx, values) as typeof tasks.$inferInsert),
+      id: (values.id as string | undefined) ?? newId(),
+    })
     .returning()
     .get();
 }

@@ -10,6 +10,7 @@ import { deleteWebhook } from "./delete-webhook";
 import { getFeed } from "./get-feed";
 import { getTask } from "./get-task";
 import { identify } from "./identify";
+import { importTasks } from "./import-tasks";
 import { listLists } from "./list-lists";
 import { listTasks } from "./list-tasks";
 import { listTasksWithLists } from "./list-tasks-with-lists";
@@ -51,6 +52,7 @@ export const verbs = {
   getFeed,
   rotateFeed,
   deleteFeed,
+  importTasks,
 } satisfies Record<string, Verb>;
 
 export type VerbName = keyof typeof verbs;

@@ -1,0 +1,78 @@
+import { and, eq, isNull } from "drizzle-orm";
+import { lists, tasks } from "../schema";
+import type { AccountContext } from "../context";
+import { createList } from "../lists/service";
+import { nameKeyOf, resolveListId } from "../lists/names";
+import { insertTask } from "../tasks/insert";
+import { inputColumns } from "../tasks/row";
+import type { ImportFile } from "../../domain/import/read";
+import { readImport } from "../../domain/import/read";
+import type { ImportPlan, ImportResult, PlannedList, Skipped } from "../../domain/import/plan";
+
+/** The verb's value: the answer, and what it wrote, for its events (verbs/import-tasks.ts). */
+export interface ImportOutcome extends ImportResult {
+  written: { tasks: string[]; lists: string[] };
+}
+
+export type ImportArgs = ImportFile & {
+  /** The file's SHA-256, computed by the object before the transaction (WebCrypto is asynchronous). */
+  fileHash?: string;
+};
+
+/**
+ * Reads the file and writes what it holds, inside the object's one transaction: a row it cannot read
+ * throws, and nothing of the file is written. A task whose id is already live here (the same file
+ * imported before) is skipped, so a second import adds nothing; one deleted here comes back.
+ */
+export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportArgs): ImportOutcome {
+  const plan = readImport(file, { fileHash: fileHash ?? "", now: new Date(), timeZone: ctx.timeZone });
+  const written = { tasks: [] as string[], lists: [] as string[] };
+  const listIds = new Map(plan.lists.map((list) => [list.key, listFor(ctx, list, plan, written.lists)]));
+  const skipped: Skipped[] = [...plan.skipped];
+  for (const task of plan.tasks) {
+    const existing = ctx.db.select({ deletedAt: tasks.deletedAt }).from(tasks).where(eq(tasks.id, task.id)).get();
+    if (existing && existing.deletedAt === null) {
+      skipped.push({ line: task.line, reason: `already imported: task ${task.id} exists` });
+      continue;
+    }
+    // A tombstone of the same id gives way: the file brings the task back.
+    if (existing) ctx.db.delete(tasks).where(eq(tasks.id, task.id)).run();
+    insertTask(ctx, {
+      ...inputColumns(task.input),
+      id: task.id,
+      listId: task.list === undefined ? null : listIds.get(task.list),
+      ...(task.completed ? { completed: true, completedAt: task.completedAt ?? new Date().toISOString() } : {}),
+      ...(task.createdAt ? { createdAt: task.createdAt } : {}),
+    });
+    written.tasks.push(task.id);
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  return { imported: { tasks: written.tasks.length, lists: written.lists.length, labels: 0 }, skipped, written };
+}
+
+/**
+ * The list a planned list means here: the live list of its id, else the live list of its name
+ * (as a task's listId resolves), else a new one, with the file's id where it has one.
+ */
+function listFor(ctx: AccountContext, list: PlannedList, plan: ImportPlan, created: string[]): string {
+  const { db } = ctx;
+  const live = (id: string) =>
+    db
+      .select({ id: lists.id })
+      .from(lists)
+      .where(and(eq(lists.id, id), isNull(lists.deletedAt)))
+      .get();
+  if (list.id && live(list.id)) return list.id;
+  const byName = plan.format === "export" ? nameMatch(ctx, list.name) : resolveListId(db, list.name);
+  if (byName && live(byName)) return byName;
+  const made = createList(ctx, list.id ? { id: list.id, name: list.name } : { name: list.name });
+  created.push(made.id);
+  return made.id;
+}
+
+const nameMatch = ({ db }: AccountContext, name: string) =>
+  db
+    .select({ id: lists.id })
+    .from(lists)
+    .where(and(eq(lists.nameKey, nameKeyOf(name)), isNull(lists.deletedAt)))
+    .get()?.id;

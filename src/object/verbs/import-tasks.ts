@@ -1,0 +1,35 @@
+import { eq } from "drizzle-orm";
+import { sha256Hex } from "../../domain/crypto";
+import { type ImportArgs, importTasks as run } from "../import/apply";
+import { toList } from "../lists/service";
+import { lists, tasks } from "../schema";
+import { toTask } from "../tasks/row";
+import type { Event } from "../webhooks/outbox";
+import { verb } from "./verb";
+
+/**
+ * POST /api/v1/import: a file of tasks (this service's export, or a Todoist CSV) written in one
+ * transaction, whole or not at all. Each task it writes raises task.created, each list it makes
+ * list.created, as a create would.
+ */
+export const importTasks = verb({
+  writes: true,
+  needsMax: true,
+  // The file's hash names the tasks of a CSV (stable ids), and WebCrypto cannot run inside the transaction.
+  prepare: async (args: ImportArgs): Promise<ImportArgs> => ({ ...args, fileHash: await sha256Hex(args.text) }),
+  run,
+  events: {
+    raises: ["task.created", "list.created"],
+    after: (db, _args, { written }) => {
+      const made = written.lists.flatMap((id): Event<"list.created">[] => {
+        const row = db.select().from(lists).where(eq(lists.id, id)).get();
+        return row ? [{ type: "list.created", data: toList(db, row) }] : [];
+      });
+      const created = written.tasks.map((id): Event<"task.created"> => {
+        const row = db.select().from(tasks).where(eq(tasks.id, id)).get()!;
+        return { type: "task.created", data: toTask(row) };
+      });
+      return { events: [...made, ...created], tasks: written.tasks };
+    },
+  },
+});
