@@ -68,8 +68,8 @@ describe("the verbs", () => {
     expect(declared).toEqual(TABLE);
   });
 
-  it("precompute outside the transaction only where they must: createTask's input hash for its idempotency key", () => {
-    expect(registry.filter(([, v]) => v.prepare).map(([name]) => name)).toEqual(["createTask"]);
+  it("precompute outside the transaction only where they must: createTask's input hash for its idempotency key, importTasks' file hash for its stable ids", () => {
+    expect(registry.filter(([, v]) => v.prepare).map(([name]) => name)).toEqual(["createTask", "importTasks"]);
   });
 
   it("declare their events when they write: a rule or `none`", () => {

@@ -77,6 +77,8 @@ describe("a task request is one call to the account's object and no D1 query", (
     oneHop(await restHops(user.key, "/api/v1/lists"), 200);
     oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "PATCH", body: { name: "Hops 2" } }), 200);
     oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "DELETE" }), 204);
+    const file = { format: "todo-export/2", lists: [], tasks: [{ id: "imported-hop", title: "imported" }] };
+    oneHop(await restHops(user.key, "/api/v1/import", { method: "POST", body: file }), 200);
   });
 
   it("on the tasks page's routes: the session's one D1 lookup, then the same one call", async () => {
