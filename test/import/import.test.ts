@@ -8,8 +8,12 @@ import { TODOIST_CSV } from "../support/todoist-csv";
  * CSV, idempotency, all or nothing, and the limits. The readers' rules are tested in test/import/*.
  */
 
-const upload = (key: string, body: string, type: string, query = "", headers: Record<string, string> = {}) =>
-  call(`/api/v1/import${query}`, { token: key, body, headers: { "content-type": type, ...headers } });
+const upload = (token: string, body: string, type: string, query = "", headers: Record<string, string> = {}) =>
+  call(`${token.startsWith("todo_live_") ? "/api/v1" : "/account"}/import${query}`, {
+    token,
+    body,
+    headers: { "content-type": type, ...headers },
+  });
 
 const tasksOf = async (key: string) => (await json(await call("/api/v1/tasks", { token: key }))).data as any[];
 const listsOf = async (key: string) => (await json(await call("/api/v1/lists", { token: key }))).data as any[];
@@ -88,6 +92,14 @@ describe("POST /api/v1/import", { timeout: 30_000 }, () => {
     const nameless = await upload(user.key, "TYPE,CONTENT\ntask,X\n", "text/csv");
     expect(nameless.status).toBe(400);
     expect((await json(nameless)).detail).toMatch(/\?list=/);
+  });
+
+  it("takes the account page's upload with the session at /account/import", async () => {
+    const user = await maxUser("import-page");
+    const res = await upload(user.session, "TYPE,CONTENT\ntask,From the page\n", "text/csv", "?list=Page");
+    expect(res.status).toBe(200);
+    expect((await json(res)).imported).toEqual({ tasks: 1, lists: 1, labels: 0 });
+    expect((await tasksOf(user.key)).map((t) => t.title)).toEqual(["From the page"]);
   });
 
   it("fails the whole file at the line it cannot read, and writes nothing", async () => {

@@ -9,22 +9,29 @@ import { readImportBody } from "./import-body";
 
 export const ImportResult = z
   .object({
-    imported: z.object({
-      tasks: z.number().int().min(0).meta({ description: "Tasks written." }),
-      lists: z.number().int().min(0).meta({ description: "Lists made." }),
-      labels: z.number().int().min(0).meta({ description: "Labels made." }),
-    }),
+    imported: z
+      .object({
+        tasks: z.number().int().min(0).meta({ description: "Tasks written.", example: 42 }),
+        lists: z.number().int().min(0).meta({ description: "Lists made.", example: 1 }),
+        labels: z.number().int().min(0).meta({ description: "Labels made.", example: 3 }),
+      })
+      .meta({ description: "What the import wrote." }),
     skipped: z
       .array(
         z.object({
           line: z.number().int().min(1).meta({
             description: "The CSV's line, or for an export the task's place in `tasks` (1-based).",
+            example: 7,
           }),
-          reason: z.string().meta({ example: 'DATE "when pigs fly" could not be read, so the task has no due date' }),
+          reason: z.string().meta({
+            description: "Why it was not imported.",
+            example: 'DATE "when pigs fly" could not be read, so the task has no due date',
+          }),
         }),
       )
       .meta({
         description: "What was not imported (a task already imported, a date that could not be read), and why.",
+        example: [{ line: 7, reason: 'DATE "when pigs fly" could not be read, so the task has no due date' }],
       }),
   })
   .meta({ id: "ImportResult", description: "What an import wrote, and what it skipped." });
