@@ -1,6 +1,6 @@
 import { parseCsv } from "./csv";
 import { derivedId, type ImportPlan, importError, MAX_IMPORT_TASKS, type PlannedTask, tooManyTasks } from "./plan";
-import { parseTodoistDate } from "./todoist-date";
+import { parseTodoistDate, type ReadDate } from "./todoist-date";
 import { checkedInput } from "./task-input";
 
 /**
@@ -58,6 +58,7 @@ export function readTodoistCsv(text: string, options: Options): ImportPlan {
   };
   // The last task at each depth: a subtask's parent is the last task one level up.
   const ancestors: PlannedTask[] = [];
+  const dates = new Map<string, ReadDate | undefined>();
   let section: string | undefined;
   for (const { line, cells } of rows) {
     const type = cell(cells, "TYPE");
@@ -82,7 +83,7 @@ export function readTodoistCsv(text: string, options: Options): ImportPlan {
           line,
           `INDENT ${depth} follows a task of INDENT ${ancestors.length}: a subtask is one level below the task above`,
         );
-      const task = readTask(line, cells, cell, section, options, plan);
+      const task = readTask(line, cells, cell, section, options, plan, dates);
       ancestors.length = depth - 1;
       if (depth > 1) task.parentId = ancestors.at(-1)!.id;
       ancestors.push(task);
@@ -101,6 +102,7 @@ function readTask(
   section: string | undefined,
   { fileHash, now, timeZone }: Options,
   plan: ImportPlan,
+  dates: Map<string, ReadDate | undefined>,
 ): PlannedTask {
   const content = cell(cells, "CONTENT");
   const labels = [...content.matchAll(LABEL)].map((m) => m[2]!);
@@ -119,7 +121,11 @@ function readTask(
       reason: `DATE "${date}" is in language "${language}"; only English dates are read, so the task has no due date`,
     });
   } else if (date) {
-    const read = parseTodoistDate(date, { now, timeZone: zone && validZone(zone) ? zone : timeZone });
+    const key = `${zone}\n${date}`;
+    // Exports repeat their dates ("every monday" on many rows), and a chrono read costs about half a millisecond.
+    if (!dates.has(key))
+      dates.set(key, parseTodoistDate(date, { now, timeZone: zone && validZone(zone) ? zone : timeZone }));
+    const read = dates.get(key);
     if (read) Object.assign(input, read);
     else plan.skipped.push({ line, reason: `DATE "${date}" could not be read, so the task has no due date` });
   }

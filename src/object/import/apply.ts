@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import { lists, tasks } from "../schema";
 import type { AccountContext } from "../context";
 import { createList } from "../lists/service";
@@ -29,14 +29,18 @@ export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportAr
   const written = { tasks: [] as string[], lists: [] as string[] };
   const listIds = new Map(plan.lists.map((list) => [list.key, listFor(ctx, list, plan, written.lists)]));
   const skipped: Skipped[] = [...plan.skipped];
+  const existing = rowsOf(
+    ctx,
+    plan.tasks.map((task) => task.id),
+  );
   for (const task of plan.tasks) {
-    const existing = ctx.db.select({ deletedAt: tasks.deletedAt }).from(tasks).where(eq(tasks.id, task.id)).get();
-    if (existing && existing.deletedAt === null) {
+    const deletedAt = existing.get(task.id);
+    if (deletedAt === null) {
       skipped.push({ line: task.line, reason: `already imported: task ${task.id} exists` });
       continue;
     }
     // A tombstone of the same id gives way: the file brings the task back.
-    if (existing) ctx.db.delete(tasks).where(eq(tasks.id, task.id)).run();
+    if (deletedAt !== undefined) ctx.db.delete(tasks).where(eq(tasks.id, task.id)).run();
     insertTask(ctx, {
       ...inputColumns(task.input),
       id: task.id,
@@ -48,6 +52,23 @@ export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportAr
   }
   skipped.sort((a, b) => a.line - b.line);
   return { imported: { tasks: written.tasks.length, lists: written.lists.length, labels: 0 }, skipped, written };
+}
+
+/** SQLite binds at most 100 parameters a statement, and an import may hold 5,000 ids. */
+export const CHUNK = 100;
+
+/** The tasks of these ids that exist here, live (null) or deleted (when). */
+function rowsOf({ db }: AccountContext, ids: string[]): Map<string, string | null> {
+  const found = new Map<string, string | null>();
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    const rows = db
+      .select({ id: tasks.id, deletedAt: tasks.deletedAt })
+      .from(tasks)
+      .where(inArray(tasks.id, ids.slice(i, i + CHUNK)))
+      .all();
+    for (const row of rows) found.set(row.id, row.deletedAt);
+  }
+  return found;
 }
 
 /**

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { sha256Hex } from "../../domain/crypto";
-import { type ImportArgs, importTasks as run } from "../import/apply";
+import { CHUNK, type ImportArgs, importTasks as run } from "../import/apply";
 import { toList } from "../lists/service";
 import { lists, tasks } from "../schema";
 import { toTask } from "../tasks/row";
@@ -25,11 +25,26 @@ export const importTasks = verb({
         const row = db.select().from(lists).where(eq(lists.id, id)).get();
         return row ? [{ type: "list.created", data: toList(db, row) }] : [];
       });
-      const created = written.tasks.map((id): Event<"task.created"> => {
-        const row = db.select().from(tasks).where(eq(tasks.id, id)).get()!;
-        return { type: "task.created", data: toTask(row) };
-      });
-      return { events: [...made, ...created], tasks: written.tasks };
+      const created: Event<"task.created">[] = [];
+      // Only a task with a reminder has one to schedule: new rows have none waiting.
+      const reminded: string[] = [];
+      for (let i = 0; i < written.tasks.length; i += CHUNK) {
+        const ids = written.tasks.slice(i, i + CHUNK);
+        const rows = new Map(
+          db
+            .select()
+            .from(tasks)
+            .where(inArray(tasks.id, ids))
+            .all()
+            .map((row) => [row.id, row]),
+        );
+        for (const id of ids) {
+          const row = rows.get(id)!;
+          created.push({ type: "task.created", data: toTask(row) });
+          if (row.reminder) reminded.push(id);
+        }
+      }
+      return { events: [...made, ...created], tasks: reminded };
     },
   },
 });
