@@ -11,6 +11,9 @@ export interface Account {
   email: string;
   timeZone: string;
   membership: Membership;
+  createdAt: string;
+  /** "unavailable": this deployment sends no mail. */
+  emailVerification: "verified" | "pending" | "unavailable";
 }
 
 export interface ApiKey {
@@ -208,4 +211,11 @@ export const api = {
   deleteWebhook: (token: string, id: string) =>
     call<void>(`/account/webhooks/${encodeURIComponent(id)}`, { method: "DELETE", token }),
   root: () => call<ApiRoot>("/api/v1/"),
+  resendVerification: (token: string) => call<void>("/auth/verify/resend", { method: "POST", token }),
+  changeEmail: (token: string, body: { email: string; password: string }) =>
+    call<void>("/account/email", { method: "POST", body, token }),
+  verify: (token: string) => call<void>("/auth/verify", { method: "POST", body: { token } }),
+  requestReset: (email: string) => call<void>("/auth/password-reset", { method: "POST", body: { email } }),
+  confirmReset: (token: string, newPassword: string) =>
+    call<void>("/auth/password-reset/confirm", { method: "POST", body: { token, newPassword } }),
 };

@@ -9,6 +9,7 @@ import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
 import { session } from "./session";
 import { endpointsFor } from "./snippets";
+import { renderVerification, wireEmail } from "./email";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
@@ -19,6 +20,8 @@ const LABELS = { email: "Email", password: "Password", name: "Key name", timeZon
 // What the Security and Your data sections need to know of the signed-in state.
 let currentAccount: Account | null = null;
 let currentKeys: ApiKey[] = [];
+// An unverified account over a week old: the verification prompt comes before everything else (web/email.ts).
+let verifyFirst = false;
 
 function showNotice(message: string | null, kind: "info" | "error" = "info"): void {
   const notice = byId("notice");
@@ -89,6 +92,7 @@ function showAccount(account: Account): void {
   byId("session-email").textContent = account.email;
   renderMembership(account.membership);
   renderTimeZone(account);
+  verifyFirst = renderVerification(account);
   byId("loading").hidden = true;
   byId("signed-out").hidden = true;
   byId("signed-in").hidden = false;
@@ -118,7 +122,8 @@ async function enter(account: Account, focus: boolean): Promise<void> {
     refreshWebhooks(account.membership.active, (error) => handleError(error)),
   ]);
   // SKILL.md links people to /#ai-connection, max_required and Stripe to /#billing; both exist only once signed in.
-  if (window.location.hash === "#ai-connection") byId("ai-title").focus();
+  if (verifyFirst) byId("verify-banner").focus();
+  else if (window.location.hash === "#ai-connection") byId("ai-title").focus();
   else if (window.location.hash === "#billing") byId("membership-title").focus();
   else if (focus) byId("account-title").focus();
 }
@@ -243,6 +248,7 @@ async function start(): Promise<void> {
   wireAccountControl(control);
   wireBilling((error) => handleError(error));
   wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });
+  wireEmail(handleError);
   void showContact();
 
   const token = session.get();

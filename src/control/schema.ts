@@ -14,6 +14,8 @@ export const accounts = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: text("created_at").notNull().default(nowSql),
+    /** When the address was proven by a mailed link (email-schema.ts); NULL until then. */
+    emailVerifiedAt: text("email_verified_at"),
   },
   (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
 );

@@ -105,6 +105,23 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
     action:
       "Wait the seconds in `Retry-After`, then retry. Successful responses carry `RateLimit` and `RateLimit-Policy`, which show what is left.",
   },
+  invalid_token: {
+    meaning:
+      "The link's token (a verification, address-change or password-reset link) is used, expired, or not one this service sent. Which of these is never said.",
+    action:
+      'Ask for a new link: "Send again" on the account page, or POST /auth/password-reset. Verification and address links work for 24 hours, reset links for 30 minutes, each once.',
+  },
+  email_unverified: {
+    meaning:
+      "This needs a verified email address (billing, and mail the service sends on its own), and the account's address is not verified yet.",
+    action:
+      'Open the link in the mail sent at sign-up, or send a new one: POST /auth/verify/resend (the account page\'s "Send again").',
+  },
+  mail_off: {
+    meaning:
+      "This deployment sends no email: its operator has not configured Cloudflare Email Service (docs/deploy.md). Verification and password reset by mail are off; nothing else is.",
+    action: "Ask the service's contact (`GET /api/v1/`) for help with the account.",
+  },
   internal: {
     meaning:
       "Something failed on our side that a retry is unlikely to change (a bug, or a value beyond a database limit). Nothing was half-written.",

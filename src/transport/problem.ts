@@ -7,11 +7,13 @@ import { publicOrigin } from "./public-origin";
 /** HTTP rendering of domain errors: status, title and RFC 9457 problem+json. */
 const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   validation_failed: 400,
+  invalid_token: 400,
   unauthorized: 401,
   invalid_credentials: 401,
   max_required: 403,
   insufficient_scope: 403,
   forbidden_origin: 403,
+  email_unverified: 403,
   task_not_found: 404,
   list_not_found: 404,
   pack_not_found: 404,
@@ -28,6 +30,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   idempotency_key_reused: 422,
   rate_limited: 429,
   internal: 500,
+  mail_off: 501,
   unavailable: 503,
 };
 

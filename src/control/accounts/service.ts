@@ -18,6 +18,9 @@ export interface AccountView {
   email: string;
   timeZone: string;
   membership: Membership;
+  createdAt: string;
+  /** Proven by a mailed link (verification.ts). */
+  emailVerified: boolean;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -178,6 +181,8 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
       id: accounts.id,
       email: accounts.email,
       timeZone: accounts.timeZone,
+      createdAt: accounts.createdAt,
+      emailVerifiedAt: accounts.emailVerifiedAt,
       plan: memberships.plan,
       expiresAt: memberships.expiresAt,
       active: activeMaxSql,
@@ -187,7 +192,8 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
     .where(eq(accounts.id, accountId))
     .get();
   if (!row) return undefined;
-  return { id: row.id, email: row.email, timeZone: row.timeZone, membership: toMembership(row) };
+  const { id, email, timeZone, createdAt } = row;
+  return { id, email, timeZone, membership: toMembership(row), createdAt, emailVerified: row.emailVerifiedAt !== null };
 }
 
 /** The time zone recurrences use: the account's object computes them, so it is told first. */
