@@ -7,7 +7,14 @@ import { insertTask } from "../tasks/insert";
 import { inputColumns } from "../tasks/row";
 import type { ImportFile } from "../../domain/import/read";
 import { readImport } from "../../domain/import/read";
-import type { ImportPlan, ImportResult, PlannedList, Skipped } from "../../domain/import/plan";
+import {
+  type ImportPlan,
+  type ImportResult,
+  importError,
+  type PlannedList,
+  type Skipped,
+} from "../../domain/import/plan";
+import { AppError } from "../../domain/errors";
 
 /** The verb's value: the answer, and what it wrote, for its events (verbs/import-tasks.ts). */
 export interface ImportOutcome extends ImportResult {
@@ -39,15 +46,21 @@ export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportAr
       skipped.push({ line: task.line, reason: `already imported: task ${task.id} exists` });
       continue;
     }
-    // A tombstone of the same id gives way: the file brings the task back.
-    if (deletedAt !== undefined) ctx.db.delete(tasks).where(eq(tasks.id, task.id)).run();
-    insertTask(ctx, {
-      ...inputColumns(task.input),
-      id: task.id,
-      listId: task.list === undefined ? null : listIds.get(task.list),
-      ...(task.completed ? { completed: true, completedAt: task.completedAt ?? new Date().toISOString() } : {}),
-      ...(task.createdAt ? { createdAt: task.createdAt } : {}),
-    });
+    try {
+      // A tombstone of the same id gives way: the file brings the task back.
+      if (deletedAt !== undefined) ctx.db.delete(tasks).where(eq(tasks.id, task.id)).run();
+      insertTask(ctx, {
+        ...inputColumns(task.input),
+        id: task.id,
+        listId: task.list === undefined ? null : listIds.get(task.list),
+        ...(task.completed ? { completed: true, completedAt: task.completedAt ?? new Date().toISOString() } : {}),
+        ...(task.createdAt ? { createdAt: task.createdAt } : {}),
+      });
+    } catch (error) {
+      // A rule of the task's write (its parent, its list) fails the import at this task's line.
+      if (error instanceof AppError) throw importError(task.line, error.detail.replace(/\.$/, ""));
+      throw error;
+    }
     written.tasks.push(task.id);
   }
   skipped.sort((a, b) => a.line - b.line);
