@@ -3,13 +3,15 @@ import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps }
 import { renderConnection, wireCopyButtons } from "./connection";
 import { refreshBilling, wireBilling } from "./billing";
 import { refreshConnections } from "./connections";
-import { refreshFeed, refreshWebhooks, wireFeed } from "./events";
+import { refreshFeed, wireFeed } from "./events";
+import { refreshWebhooks, wireWebhooks } from "./webhooks";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
 import { session } from "./session";
 import { endpointsFor } from "./snippets";
 import { renderVerification, wireEmail } from "./email";
+import { askForSignInCode, renderTotp, signInCode, wireTotp } from "./totp";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
@@ -93,6 +95,7 @@ function showAccount(account: Account): void {
   renderMembership(account.membership);
   renderTimeZone(account);
   verifyFirst = renderVerification(account);
+  renderTotp(account);
   byId("loading").hidden = true;
   byId("signed-out").hidden = true;
   byId("signed-in").hidden = false;
@@ -169,7 +172,7 @@ function wireAuthForm(
         await enter(result.account, true);
       });
     } catch (error) {
-      showApiError(form, error, LABELS);
+      if (!askForSignInCode(error)) showApiError(form, error, LABELS);
     }
   });
 }
@@ -240,15 +243,22 @@ const control: ControlDeps = {
 async function start(): Promise<void> {
   renderConnection(endpoints, null);
   wireCopyButtons(document.body);
-  wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password }), 1);
+  wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password, code: signInCode() }), 1);
   wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
   wireCreateKey();
   wireSignOut();
   wireFeed((error) => handleError(error));
+  wireWebhooks((error) => handleError(error));
   wireAccountControl(control);
   wireBilling((error) => handleError(error));
   wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });
   wireEmail(handleError);
+  wireTotp({
+    handleError,
+    updated: (on) => {
+      if (currentAccount) currentAccount = { ...currentAccount, totpEnabled: on };
+    },
+  });
   void showContact();
 
   const token = session.get();

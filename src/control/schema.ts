@@ -103,10 +103,15 @@ export const waitingMoves = sqliteTable("waiting_moves", {
     .references(() => accounts.id, { onDelete: "cascade" }),
 });
 
-/** The columns of each declared task field (domain/tasks/fields.ts), in declaration order. */
-const taskColumns = Object.fromEntries(Object.entries(taskFields).map(([key, field]) => [key, field.column])) as {
-  [K in keyof TaskFields]: TaskFields[K]["column"];
-};
+/**
+ * The columns of each declared task field (domain/tasks/fields.ts), in declaration order, but those only the
+ * account objects have (`objectOnly`): the single-database release never wrote them.
+ */
+const taskColumns = Object.fromEntries(
+  Object.entries(taskFields)
+    .filter(([, field]) => !("objectOnly" in field))
+    .map(([key, field]) => [key, field.column]),
+) as { [K in keyof TaskFields as TaskFields[K] extends { objectOnly: true } ? never : K]: TaskFields[K]["column"] };
 
 export const tasks = sqliteTable(
   "tasks",

@@ -5,6 +5,7 @@ import { sendVerification } from "../control/accounts/verification";
 import { mailOn } from "../control/mail/mailer";
 import { publicOrigin } from "../transport/public-origin";
 import { registerEmailRoutes, registerMailedLinkRoutes } from "./account-email";
+import { registerTotpRoutes } from "./account-totp";
 import { createApiKey, listApiKeys, revokeApiKey } from "../control/api-keys/service";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../transport/env";
@@ -19,6 +20,7 @@ import { registerConnectionRoutes } from "./account-connections";
 import { registerBillingRoutes } from "./billing";
 import { registerTaskRoutes } from "./v1/tasks";
 import { registerListRoutes } from "./v1/lists";
+import { registerLabelRoutes } from "./v1/labels";
 import { registerEventRoutes } from "./account-events";
 
 /** Routes for the account page. They take session tokens, never API keys. */
@@ -34,6 +36,9 @@ const Account = z.object({
   timeZone: z.string(),
   membership: Membership,
   createdAt: z.string().openapi({ description: "When the account signed up (RFC 3339 UTC)." }),
+  totpEnabled: z
+    .boolean()
+    .openapi({ description: "Sign-in asks for a one-time code (POST /account/totp turns it on)." }),
   emailVerification: z.enum(["verified", "pending", "unavailable"]).openapi({
     description:
       "`pending` until the link mailed at sign-up is used (POST /auth/verify; send a new one with POST /auth/verify/resend); `unavailable` when this deployment sends no mail.",
@@ -84,11 +89,14 @@ export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.route("/", routesFor(SIGN_IN, registerSignInRoutes, registerMailedLinkRoutes));
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
-  // The tasks page's /account/tasks and /account/lists (and the data section's /account/import): REST's own routes and handlers, for the session
+  // The tasks page's /account/tasks, /account/lists and /account/labels (and the data section's /account/import): REST's own routes and handlers, for the session
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
   // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
   // (403 before 400 on a body) and its handler answers before those guards would run a second time.
-  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerImportRoutes));
+  app.route(
+    "/account",
+    routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerImportRoutes),
+  );
   app.route(
     "/",
     routesFor(
@@ -100,6 +108,7 @@ export function createAccountApp() {
       registerBillingRoutes,
       registerEventRoutes,
       registerEmailRoutes,
+      registerTotpRoutes,
     ),
   );
   return app;
@@ -136,10 +145,24 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/auth/login",
       operationId: "logIn",
       security: [],
-      request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
+      request: body(
+        Credentials.extend({
+          password: z.string().min(1).max(1024),
+          code: z.string().max(32).optional().openapi({
+            description:
+              "For an account with one-time codes on: the 6 digits of the authenticator app, or a recovery code (each once).",
+          }),
+        }),
+      ),
       responses: {
         200: { description: "Signed in.", ...json(SessionResult) },
-        ...errorResponses("validation_failed", "invalid_credentials", "payload_too_large", "rate_limited"),
+        ...errorResponses(
+          "validation_failed",
+          "invalid_credentials",
+          "totp_required",
+          "payload_too_large",
+          "rate_limited",
+        ),
       },
     }),
     async (c) => {

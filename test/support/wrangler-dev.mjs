@@ -89,7 +89,7 @@ export async function startWranglerDev({ vars = {}, logLevel = "error" } = {}) {
     await rm(stateDir, { recursive: true, force: true });
   };
   try {
-    // A minute is plenty on a quiet machine; a loaded one (parallel suites) can take several.
+    // A loaded machine (CI, several suites at once) takes more than a minute for the 14 migrations.
     const migrate = await runNode(
       [wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
       {

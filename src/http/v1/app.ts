@@ -6,6 +6,7 @@ import { getTaskFeedRoute } from "../feeds";
 import { registerEventDocuments } from "./event-documents";
 import { registerImportRoutes } from "./import";
 import { registerDocsPage } from "./docs";
+import { registerLabelRoutes } from "./labels";
 import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
@@ -22,7 +23,14 @@ export function createV1App() {
   v1.route("/", routesFor(PUBLIC_DOCUMENT, registerRootRoute));
   v1.route(
     "/",
-    routesFor(API_KEY, registerTaskRoutes, registerListRoutes, registerWebhookRoutes, registerImportRoutes),
+    routesFor(
+      API_KEY,
+      registerTaskRoutes,
+      registerListRoutes,
+      registerLabelRoutes,
+      registerWebhookRoutes,
+      registerImportRoutes,
+    ),
   );
   // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.
   registerEventDocuments(v1);

@@ -1,6 +1,7 @@
 import { tasks, type TaskRow } from "../schema";
 import type { AccountContext } from "../context";
 import { newId } from "../../domain/ids";
+import { withResolvedLabels } from "../labels/names";
 import { resolveListId } from "../lists/names";
 import type { RowValues } from "./row";
 
@@ -11,14 +12,14 @@ export function withResolvedList(ctx: AccountContext, values: RowValues): RowVal
 
 /**
  * The one way a task is inserted (create, idempotent create, the next occurrence, an import): a new id
- * (an import brings its own, so importing a file twice finds it), the columns given, every other column
- * its declared default.
+ * (an import brings its own, so importing a file twice finds it), the columns given (its list and labels
+ * as they resolve), every other column its declared default.
  */
 export function insertTask(ctx: AccountContext, values: RowValues): TaskRow {
   return ctx.db
     .insert(tasks)
     .values({
-      ...(withResolvedList(ctx, values) as typeof tasks.$inferInsert),
+      ...(withResolvedLabels(ctx, withResolvedList(ctx, values)) as typeof tasks.$inferInsert),
       id: (values.id as string | undefined) ?? newId(),
     })
     .returning()

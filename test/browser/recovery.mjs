@@ -2,9 +2,12 @@
 // simulated EMAIL binding: mail is read back from the files wrangler writes (test/support/wrangler-dev.mjs).
 // Sign-up shows "verify your address"; the mailed link verifies it; "Forgot your password?" mails a reset link that
 // sets a new password; the change of address applies when the new address's link is opened. axe on every state.
-// Run: node test/browser/mail.mjs. Screenshots: artifacts/browser/mail-*.png (not committed).
+// Then two-step sign-in: codes turned on from the page's QR key (codes computed here with otpauth, as an app would),
+// recovery codes shown once, sign-in asking for a code, and codes turned off.
+// Run: node test/browser/recovery.mjs. Screenshots: artifacts/browser/mail-*.png (not committed).
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Secret, TOTP } from "otpauth";
 import { chromium } from "playwright-core";
 import { newCredentials } from "../support/accounts.mjs";
 import { root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
@@ -163,6 +166,55 @@ async function main() {
         await button("Set the new password").click();
         await page.getByRole("link", { name: "Ask for a new link" }).waitFor();
         await axe("/reset, used link");
+      },
+    ],
+    [
+      "one-time codes: turn on from the QR key, recovery codes once, sign-in asks for a code, turn off",
+      "totp",
+      async () => {
+        await page.goto(`${base}/#security`);
+        await page.getByRole("heading", { name: "Your account", level: 1 }).waitFor();
+        await button("Turn on one-time codes").click();
+        await page.getByRole("img", { name: "QR code for your authenticator app" }).waitFor();
+        assert((await page.locator("#totp-qr svg").count()) === 1, "the QR code is drawn");
+        const key = (await page.locator("#totp-secret").textContent()).replaceAll(" ", "");
+        const app = new TOTP({ secret: Secret.fromBase32(key), algorithm: "SHA1", digits: 6, period: 30 });
+        await axe("two-step setup");
+        await page
+          .getByRole("textbox", { name: "Code from the app" })
+          .fill(app.generate({ timestamp: Date.now() - 30_000 }));
+        await button("Turn on").click();
+        await page.locator("#totp-recovery-list li").nth(9).waitFor();
+        assert((await page.locator("#totp-recovery-list li").count()) === 10, "ten recovery codes");
+        await shot("totp-recovery");
+        await axe("recovery codes");
+        await button("I have stored them").click();
+        assert(!(await page.locator("#totp-recovery").isVisible()), "the codes are gone from the page");
+
+        await button("Sign out").click();
+        await page.locator("#sign-in-email").fill(movedEmail);
+        await page.locator("#sign-in-password").fill(newPassword);
+        await button("Sign in").click();
+        const codeBox = page.getByRole("textbox", { name: "One-time code" });
+        await codeBox.waitFor();
+        await axe("sign-in asking for a code");
+        await codeBox.fill(app.generate());
+        await page.locator("#sign-in-password").fill(newPassword);
+        await button("Sign in").click();
+        await page.getByRole("heading", { name: "Your account", level: 1 }).waitFor();
+
+        await page.getByRole("textbox", { name: "Code from the app, or a recovery code" }).fill("000000");
+        await button("Turn off one-time codes").click();
+        await until(
+          async () => /wrong/.test(await page.locator("#totp-off-form").textContent()),
+          "a wrong code was not refused",
+        );
+        // The next step's code: the sign-in used this step's, and a step is accepted once.
+        await page
+          .getByRole("textbox", { name: "Code from the app, or a recovery code" })
+          .fill(app.generate({ timestamp: Date.now() + 30_000 }));
+        await button("Turn off one-time codes").click();
+        await until(async () => /Off:/.test(await page.locator("#totp-state").textContent()), "codes stayed on");
       },
     ],
   ];
