@@ -21,13 +21,21 @@ const listsOf = async (key: string) => (await json(await call("/api/v1/lists", {
 /** The export's content without what changes by itself when written again. */
 const content = (doc: any) => ({
   lists: doc.lists.map(({ id, name }: any) => ({ id, name })),
+  labels: doc.labels.map(({ name, color }: any) => ({ name, color })),
   tasks: doc.tasks.map(({ updatedAt: _, ...task }: any) => task),
 });
 
 describe("POST /api/v1/import", { timeout: 30_000 }, () => {
   it("takes back its own export after erasure: the same tasks, lists and order; a second time adds nothing", async () => {
     const before = await maxUser("import-from");
-    const parent = await createTask(before.key, { title: "Launch", notes: "n", due: "2026-12-24", listId: "work" });
+    await call("/api/v1/labels", { token: before.key, body: { name: "Errand", color: "#3b82f6" } });
+    const parent = await createTask(before.key, {
+      title: "Launch",
+      notes: "n",
+      due: "2026-12-24",
+      listId: "work",
+      labels: ["errand", "phone"],
+    });
     await createTask(before.key, { title: "Repeat", due: "2026-12-01", repeat: "FREQ=WEEKLY", important: true });
     const done = await createTask(before.key, { title: "Done", listId: "work" });
     await call(`/api/v1/tasks/${done.id}`, { method: "PATCH", token: before.key, body: { completed: true } });
@@ -43,7 +51,7 @@ describe("POST /api/v1/import", { timeout: 30_000 }, () => {
     const after = await maxUser("import-to");
     const res = await upload(after.key, exported, "application/json");
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ imported: { tasks: 3, lists: 2, labels: 0 }, skipped: [] });
+    expect(await json(res)).toEqual({ imported: { tasks: 3, lists: 2, labels: 2 }, skipped: [] });
     const again = await (await call("/account/export", { token: after.session })).text();
     expect(content(JSON.parse(again))).toEqual(content(JSON.parse(exported)));
     expect((await tasksOf(after.key)).find((t) => t.id === parent.id)).toMatchObject({
@@ -63,7 +71,7 @@ describe("POST /api/v1/import", { timeout: 30_000 }, () => {
     const res = await upload(user.key, TODOIST_CSV, "text/csv", "?list=Launch");
     expect(res.status).toBe(200);
     const result = await json(res);
-    expect(result.imported).toEqual({ tasks: 5, lists: 1, labels: expect.any(Number) });
+    expect(result.imported).toEqual({ tasks: 5, lists: 1, labels: 3 });
     expect(result.skipped.map((s: any) => s.line)).toEqual([2, 7, 11]);
     const [list] = await listsOf(user.key);
     expect(list).toMatchObject({ name: "Launch", taskCount: 5 });
@@ -74,7 +82,15 @@ describe("POST /api/v1/import", { timeout: 30_000 }, () => {
       notes: "The big one\n\nRemember, the venue\nneeds a deposit",
       due: "2026-12-24",
     });
-    expect(byTitle.get("Book the venue")).toMatchObject({ repeat: "FREQ=WEEKLY;BYDAY=MO" });
+    expect(byTitle.get("Plan the launch")!.labels).toEqual(["work"]);
+    expect(byTitle.get("Book the venue")).toMatchObject({ repeat: "FREQ=WEEKLY;BYDAY=MO", labels: ["phone", "work"] });
+    expect(byTitle.get("Write the recap")!.labels).toEqual(["Later"]);
+    const labels = (await json(await call("/api/v1/labels", { token: user.key }))).data;
+    expect(labels.map((l: any) => [l.name, l.taskCount])).toEqual([
+      ["Later", 2],
+      ["phone", 1],
+      ["work", 2],
+    ]);
     expect(byTitle.get("Pay deposit")!.due).toBeUndefined();
 
     const twice = await json(await upload(user.key, TODOIST_CSV, "text/csv", "?list=Launch"));

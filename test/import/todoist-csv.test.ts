@@ -70,10 +70,12 @@ describe("readTodoistCsv", () => {
     ]);
   });
 
-  // Until the task fields of issue 34 (priority: core34a, labels: core34b) are merged, TaskInput has neither.
-  const hasFields = "priority" in TaskInput.shape && "labels" in TaskInput.shape;
-  it.skipIf(!hasFields)("turns priorities around, @words and sections into labels", () => {
+  // Until issue 34's priority (core34a) is merged, TaskInput has no priority.
+  it.skipIf(!("priority" in TaskInput.shape))("turns priorities around: Todoist's p1 is 4, an empty cell 1", () => {
     expect([3, 6, 7, 10, 11].map((line) => byLine.get(line)!.input.priority)).toEqual([4, 3, 1, 1, 2]);
+  });
+
+  it("makes labels of @words and of the section above", () => {
     expect(byLine.get(3)!.input.labels).toEqual(["work"]);
     expect(byLine.get(6)!.input.labels).toEqual(["phone", "work"]);
     expect(byLine.get(7)!.input.labels).toBeUndefined();
@@ -91,6 +93,7 @@ describe("readTodoistCsv", () => {
       ["task,A,,1\nchore,B,,1", /^Line 3: TYPE must be task, section, note or meta/],
       [`task,${"x".repeat(501)},,1`, /^Line 2: title must be at most 500 characters/],
       ["task,@only,,1", /^Line 2: title must contain at least one non-space character/],
+      [`task,A ${Array.from({ length: 21 }, (_, i) => `@l${i}`).join(" ")},,1`, /^Line 2: labels must have at most 20/],
     ];
     for (const [rows, message] of cases) {
       const error = failure(() => readTodoistCsv(header + rows, options));

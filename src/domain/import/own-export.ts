@@ -1,4 +1,5 @@
 import { ListId } from "../tasks/values";
+import { LabelInput } from "../labels/schemas";
 import { ListName } from "../lists/schemas";
 import { type ImportPlan, importError, MAX_IMPORT_TASKS, type PlannedTask, tooManyTasks } from "./plan";
 import { checkedInput } from "./task-input";
@@ -39,8 +40,9 @@ export function readOwnExport(document: unknown): ImportPlan {
     plan.lists.push({ key: id.data, id: id.data, name: name.data });
   }
   for (const label of labels) {
-    if (!isObject(label) || typeof label.name !== "string") throw importError(1, `a label in "labels" needs a name`);
-    plan.labels.push(typeof label.color === "string" ? { name: label.name, color: label.color } : { name: label.name });
+    const read = LabelInput.safeParse(isObject(label) ? { name: label.name, color: label.color ?? undefined } : {});
+    if (!read.success) throw importError(1, `a label in "labels" needs a valid name and colour`);
+    plan.labels.push(read.data);
   }
   const read = tasks.map((task, i) => readTask(i + 1, task, plan));
   plan.tasks = inTreeOrder(read);

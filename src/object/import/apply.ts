@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
-import { lists, tasks } from "../schema";
+import { labels, lists, tasks } from "../schema";
+import { createLabel } from "../labels/service";
 import type { AccountContext } from "../context";
 import { createList } from "../lists/service";
 import { nameKeyOf, resolveListId } from "../lists/names";
@@ -18,7 +19,8 @@ import { AppError } from "../../domain/errors";
 
 /** The verb's value: the answer, and what it wrote, for its events (verbs/import-tasks.ts). */
 export interface ImportOutcome extends ImportResult {
-  written: { tasks: string[]; lists: string[] };
+  /** The ids of the tasks and lists it wrote, and the name keys of the labels it made. */
+  written: { tasks: string[]; lists: string[]; labels: string[] };
 }
 
 export type ImportArgs = ImportFile & {
@@ -33,7 +35,10 @@ export type ImportArgs = ImportFile & {
  */
 export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportArgs): ImportOutcome {
   const plan = readImport(file, { fileHash: fileHash ?? "", now: new Date(), timeZone: ctx.timeZone });
-  const written = { tasks: [] as string[], lists: [] as string[] };
+  const written = { tasks: [] as string[], lists: [] as string[], labels: [] as string[] };
+  const labelsBefore = labelKeys(ctx);
+  // An export's labels first, with their colours; a task's labels that no label has are made as it is written.
+  for (const label of plan.labels) if (!labelsBefore.has(nameKeyOf(label.name))) createLabel(ctx, label);
   const listIds = new Map(plan.lists.map((list) => [list.key, listFor(ctx, list, plan, written.lists)]));
   const skipped: Skipped[] = [...plan.skipped];
   const existing = rowsOf(
@@ -63,9 +68,20 @@ export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportAr
     }
     written.tasks.push(task.id);
   }
+  written.labels = [...labelKeys(ctx)].filter((key) => !labelsBefore.has(key));
   skipped.sort((a, b) => a.line - b.line);
-  return { imported: { tasks: written.tasks.length, lists: written.lists.length, labels: 0 }, skipped, written };
+  const imported = { tasks: written.tasks.length, lists: written.lists.length, labels: written.labels.length };
+  return { imported, skipped, written };
 }
+
+const labelKeys = ({ db }: AccountContext) =>
+  new Set(
+    db
+      .select({ key: labels.nameKey })
+      .from(labels)
+      .all()
+      .map((row) => row.key),
+  );
 
 /** SQLite binds at most 100 parameters a statement, and an import may hold 5,000 ids. */
 export const CHUNK = 100;

@@ -1,6 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { sha256Hex } from "../../domain/crypto";
 import { CHUNK, type ImportArgs, importTasks as run } from "../import/apply";
+import { createdLabels } from "../labels/names";
 import { toList } from "../lists/service";
 import { lists, tasks } from "../schema";
 import { toTask } from "../tasks/row";
@@ -9,8 +10,8 @@ import { verb } from "./verb";
 
 /**
  * POST /api/v1/import: a file of tasks (this service's export, or a Todoist CSV) written in one
- * transaction, whole or not at all. Each task it writes raises task.created, each list it makes
- * list.created, as a create would.
+ * transaction, whole or not at all. Each task it writes raises task.created, each list and label it
+ * makes list.created and label.created, as a create would.
  */
 export const importTasks = verb({
   writes: true,
@@ -19,7 +20,7 @@ export const importTasks = verb({
   prepare: async (args: ImportArgs): Promise<ImportArgs> => ({ ...args, fileHash: await sha256Hex(args.text) }),
   run,
   events: {
-    raises: ["task.created", "list.created"],
+    raises: ["task.created", "list.created", "label.created"],
     after: (db, _args, { written }) => {
       const made = written.lists.flatMap((id): Event<"list.created">[] => {
         const row = db.select().from(lists).where(eq(lists.id, id)).get();
@@ -44,7 +45,8 @@ export const importTasks = verb({
           if (row.reminder) reminded.push(id);
         }
       }
-      return { events: [...made, ...created], tasks: reminded };
+      const labelled = createdLabels(db, { newLabels: written.labels });
+      return { events: [...made, ...labelled, ...created], tasks: reminded };
     },
   },
 });
