@@ -16,6 +16,10 @@ export const accounts = sqliteTable(
     createdAt: text("created_at").notNull().default(nowSql),
     /** When the address was proven by a mailed link (email-schema.ts); NULL until then. */
     emailVerifiedAt: text("email_verified_at"),
+    /** Chosen at sign-up only (domain/data-location.ts); the account's id carries it too, for routing. */
+    dataLocation: text("data_location", { enum: ["global", "eu"] })
+      .notNull()
+      .default("global"),
   },
   (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
 );
@@ -98,6 +102,16 @@ export const apiKeys = sqliteTable(
  * waits. The move deletes its row; once the daily job logs none left, the table goes with the move.
  */
 export const waitingMoves = sqliteTable("waiting_moves", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+});
+
+/**
+ * Accounts that may still hold a feed token made before tokens were signed (control/feed-tokens.ts): every
+ * account that existed at D1 migration 0014, until it rotates or disables its feed.
+ */
+export const unsignedFeeds = sqliteTable("unsigned_feeds", {
   accountId: text("account_id")
     .primaryKey()
     .references(() => accounts.id, { onDelete: "cascade" }),
