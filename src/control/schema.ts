@@ -118,14 +118,30 @@ export const unsignedFeeds = sqliteTable("unsigned_feeds", {
 });
 
 /**
- * The columns of each declared task field (domain/tasks/fields.ts), in declaration order, but those only the
- * account objects have (`objectOnly`): the single-database release never wrote them.
+ * The task fields the single-database release stored (domain/tasks/fields.ts), in declaration order: that
+ * table is frozen, and fields added since (parentId, priority, position, labels) are the object's alone; the
+ * move from D1 gives moved rows their values as the objects' migrations gave old ones (object/move-in.ts).
  */
-const taskColumns = Object.fromEntries(
-  Object.entries(taskFields)
-    .filter(([, field]) => !("objectOnly" in field))
-    .map(([key, field]) => [key, field.column]),
-) as { [K in keyof TaskFields as TaskFields[K] extends { objectOnly: true } ? never : K]: TaskFields[K]["column"] };
+const singleDatabaseFields = [
+  "id",
+  "title",
+  "completed",
+  "updatedAt",
+  "important",
+  "listId",
+  "due",
+  "reminder",
+  "repeat",
+  "notes",
+  "completedAt",
+  "createdAt",
+  "deletedAt",
+  "nextId",
+] as const satisfies readonly (keyof TaskFields)[];
+type SingleDatabaseField = (typeof singleDatabaseFields)[number];
+const taskColumns = Object.fromEntries(singleDatabaseFields.map((key) => [key, taskFields[key].column])) as {
+  [K in SingleDatabaseField]: TaskFields[K]["column"];
+};
 
 export const tasks = sqliteTable(
   "tasks",

@@ -20,6 +20,7 @@ const SHIPPED: [tag: string, when: number][] = [
   ["0003_connection_generation", 1795635731825],
   ["0004_webhook_secret_rotation", 1795771754014],
   ["0005_labels", 1795771416410],
+  ["0006_subtasks_priority_position", 1795771727664],
 ];
 
 type Migrations = typeof migrations;

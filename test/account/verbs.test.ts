@@ -27,6 +27,7 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   updateTask: { needsMax: true, writes: true },
   completeTask: { needsMax: true, writes: true },
   deleteTask: { needsMax: true, writes: true },
+  moveTask: { needsMax: true, writes: true },
   listLists: { needsMax: true, writes: false },
   createList: { needsMax: true, writes: true },
   updateList: { needsMax: true, writes: true },

@@ -11,6 +11,7 @@ import {
   Timestamp,
 } from "../../domain/tasks/values";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
+import { listCreatedSentence, type WriteNotice } from "../../domain/lists/notice";
 import { tasksOf } from "../../object/tasks/list";
 import { defineTool } from "./descriptor";
 
@@ -24,9 +25,15 @@ const id = TaskId.meta({ description: "The task's `id` (from list_tasks or creat
 const UNKNOWN_LIST =
   "No list has this listId as its id or its name, so no task matched. Call list_tasks with lists: true to see the lists.";
 
-const TaskChange = z.object({ task: Task, next: Task.optional() });
+const notice = z.string().optional().meta({ description: "A list this call created, and the closest names." });
+const TaskChange = z.object({ task: Task, next: Task.optional(), notice });
+/** A list the write created, said in a sentence (domain/lists/notice.ts). */
+const noticeOf = (n?: WriteNotice) => (n?.listCreated ? { notice: listCreatedSentence(n.listCreated) } : {});
 /** A changed task, and the next occurrence only when its completion created one. */
-const changeOf = ({ task, next }: { task: Task; next?: Task }) => (next ? { task, next } : { task });
+const changeOf = ({ task, next, notice }: { task: Task; next?: Task; notice?: WriteNotice }) => ({
+  ...(next ? { task, next } : { task }),
+  ...noticeOf(notice),
+});
 
 export const listTasksTool = defineTool({
   name: "list_tasks",
@@ -87,15 +94,18 @@ export const createTaskTool = defineTool({
   title: "Create a task",
   description:
     "Creates a task and returns it. To retry safely, send a `clientRequestId` (a new UUID per task) and reuse it on the retry: within 24 h the first task comes back, with `replayed: true`.",
-  input: TaskInput.extend({
+  // `subtasks` is recursive (a `$ref`, which some hosts do not resolve): mcp34 publishes it for MCP.
+  input: TaskInput.omit({ subtasks: true }).extend({
     clientRequestId: IdempotencyKey.optional().meta({ description: "Makes retries safe (see above)." }),
   }),
-  output: z.object({ task: Task, replayed: z.literal(true).optional() }),
+  output: z.object({ task: Task, replayed: z.literal(true).optional(), notice }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const { clientRequestId, ...task } = input;
     const value = await ctx.call("createTask", { input: task, idempotencyKey: clientRequestId });
-    return value.replayed ? { task: value.task, replayed: true as const } : { task: value.task };
+    return value.replayed
+      ? { task: value.task, replayed: true as const }
+      : { task: value.task, ...noticeOf(value.notice) };
   },
 });
 

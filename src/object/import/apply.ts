@@ -5,7 +5,9 @@ import type { AccountContext } from "../context";
 import { createList } from "../lists/service";
 import { nameKeyOf, resolveListId } from "../lists/names";
 import { insertTask } from "../tasks/insert";
+import { withPriority } from "../tasks/priority";
 import { inputColumns } from "../tasks/row";
+import { parentFor } from "../tasks/tree";
 import type { ImportFile } from "../../domain/import/read";
 import { readImport } from "../../domain/import/read";
 import {
@@ -54,10 +56,13 @@ export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportAr
     try {
       // A tombstone of the same id gives way: the file brings the task back.
       if (deletedAt !== undefined) ctx.db.delete(tasks).where(eq(tasks.id, task.id)).run();
+      // A subtask is always in its parent's list, at most MAX_TASK_DEPTH levels deep (tasks/tree.ts).
+      const parent = task.parentId === undefined ? undefined : parentFor(ctx.db, task.parentId, 1);
       insertTask(ctx, {
-        ...inputColumns(task.input),
+        ...withPriority(inputColumns(task.input)),
         id: task.id,
-        listId: task.list === undefined ? null : listIds.get(task.list),
+        listId: parent ? parent.listId : task.list === undefined ? null : listIds.get(task.list),
+        parentId: parent?.id ?? null,
         ...(task.completed ? { completed: true, completedAt: task.completedAt ?? new Date().toISOString() } : {}),
         ...(task.createdAt ? { createdAt: task.createdAt } : {}),
       });
