@@ -4,7 +4,6 @@ import { derivedId } from "../../src/domain/import/plan";
 import { readTodoistCsv } from "../../src/domain/import/todoist";
 import { parseTodoistDate } from "../../src/domain/import/todoist-date";
 import type { AppError } from "../../src/domain/errors";
-import { TaskInput } from "../../src/domain/tasks/schemas";
 import { TODOIST_CSV } from "../support/todoist-csv";
 
 const HASH = "ab".repeat(32);
@@ -70,8 +69,7 @@ describe("readTodoistCsv", () => {
     ]);
   });
 
-  // Until issue 34's priority (core34a) is merged, TaskInput has no priority.
-  it.skipIf(!("priority" in TaskInput.shape))("turns priorities around: Todoist's p1 is 4, an empty cell 1", () => {
+  it("turns priorities around: Todoist's p1 is 4, an empty cell 1", () => {
     expect([3, 6, 7, 10, 11].map((line) => byLine.get(line)!.input.priority)).toEqual([4, 3, 1, 1, 2]);
   });
 
