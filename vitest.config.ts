@@ -19,6 +19,8 @@ const UNIT = [
   "test/web/user-agent.test.ts",
   "test/web/rule-label.test.ts",
   "test/bundle/zod-shim.test.ts",
+  "test/import/todoist-csv.test.ts",
+  "test/import/own-export.test.ts",
 ];
 const SLOW = [
   "test/hardening/fuzz.test.ts",

@@ -4,9 +4,10 @@ import { announce, busy, byId } from "./dom";
 import { clearErrors, showErrors } from "./forms";
 import { describeLosses, openDeleteDialog, renderSessions } from "./security";
 import { describeUserAgent } from "./user-agent";
+import { wireImport } from "./import";
 import { session } from "./session";
 
-/** The Security (password, sessions) and Your data (export, deletion) sections. */
+/** The Security (password, sessions) and Your data (export, import, deletion) sections. */
 
 export interface ControlDeps {
   /** A failed request: a 401 that is not a wrong password signs the tab out; the rest go to `form`. */
@@ -134,6 +135,7 @@ function wireDelete(deps: ControlDeps): void {
 export function wireAccountControl(deps: ControlDeps): void {
   wirePassword(deps);
   wireExport(deps);
+  wireImport(deps.handleError, () => deps.signedOut("Please sign in again."));
   wireDelete(deps);
 }
 

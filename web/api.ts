@@ -85,6 +85,11 @@ export interface FieldError {
   message: string;
 }
 
+export interface ImportResult {
+  imported: { tasks: number; lists: number; labels: number };
+  skipped: { line: number; reason: string }[];
+}
+
 export interface ApiRoot {
   contact?: string;
 }
@@ -118,11 +123,14 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Let the request outlive the page (the tasks page sends a pending delete while it closes). */
   keepalive?: boolean;
+  /** A file sent as it is, in its own media type (the import), instead of a JSON body. */
+  upload?: { file: Blob; type: string };
 }
 
 async function send(path: string, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
+  if (options.upload) headers["Content-Type"] = options.upload.type;
   // The session token travels only in this header: never in a URL, never in a cookie.
   if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let response: Response;
@@ -130,7 +138,7 @@ async function send(path: string, options: CallOptions): Promise<Response> {
     response = await fetch(path, {
       method: options.method ?? "GET",
       headers,
-      body: options.body === undefined ? null : JSON.stringify(options.body),
+      body: options.upload?.file ?? (options.body === undefined ? null : JSON.stringify(options.body)),
       credentials: options.deviceCookie ? "same-origin" : "omit",
       cache: "no-store",
       keepalive: options.keepalive ?? false,
@@ -192,6 +200,12 @@ export const api = {
   changePassword: (token: string, body: { currentPassword: string; newPassword: string }) =>
     call<void>("/account/password", { method: "POST", body, token }),
   exportAccount: (token: string) => download("/account/export", token),
+  importFile: (token: string, file: File, list: string) =>
+    call<ImportResult>(`/account/import?list=${encodeURIComponent(list)}`, {
+      method: "POST",
+      token,
+      upload: { file, type: /\.json$/i.test(file.name) ? "application/json" : "text/csv" },
+    }),
   deleteAccount: (token: string, password: string) =>
     call<void>("/account", { method: "DELETE", body: { password }, token }),
   getBilling: (token: string) => call<BillingStatus>("/account/billing", { token }),

@@ -14,7 +14,7 @@ import { errorResponses } from "../transport/problem";
 import { TaskChange } from "./v1/tasks";
 import { documentKeyRateLimit, limitAccount, limitAuthByIp } from "../transport/rate-limit";
 import { noStore } from "./security-headers";
-import { defaultHook, jsonBodies, optionalBody } from "../transport/validation";
+import { defaultHook, jsonBodies, optionalBody, uploadBody } from "../transport/validation";
 
 /**
  * Who may call a route, and what runs before its handler. A route gets its access from the app it
@@ -139,15 +139,26 @@ export function routesFor(access: Access, ...register: ((app: OpenAPIHono<AppEnv
 
   const guarded = new OpenAPIHono<AppEnv>();
   // Before the guards, so that their body rules know the route's declaration (`required: false`).
-  for (const { method, path } of optionalBodyRoutes(routes)) guarded.on(method, path, optionalBody);
+  for (const { method, path } of bodyRoutes(routes, (body) => body.required === false)) {
+    guarded.on(method, path, optionalBody);
+  }
+  for (const { method, path } of bodyRoutes(routes, isUpload)) guarded.on(method, path, uploadBody);
   for (const path of guardedPaths(routes.routes, access)) guarded.use(path, ...access.guards);
   return guarded.route("/", routes);
 }
 
-/** The routes whose OpenAPI declaration says their body may be left out, at their Hono paths. */
-function optionalBodyRoutes(routes: OpenAPIHono<AppEnv>) {
+interface DeclaredBody {
+  required?: boolean;
+  content: Record<string, unknown>;
+}
+
+/** A body declared in a media type other than JSON: the route reads it itself. */
+const isUpload = (body: DeclaredBody) => Object.keys(body.content).some((type) => !type.endsWith("json"));
+
+/** The routes whose OpenAPI body declaration matches (`required: false`, an upload), at their Hono paths. */
+function bodyRoutes(routes: OpenAPIHono<AppEnv>, matches: (body: DeclaredBody) => boolean) {
   return routes.openAPIRegistry.definitions.flatMap((definition) =>
-    definition.type === "route" && definition.route.request?.body?.required === false
+    definition.type === "route" && definition.route.request?.body && matches(definition.route.request.body)
       ? [
           {
             method: definition.route.method.toUpperCase(),

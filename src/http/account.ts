@@ -10,6 +10,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from "../control/api-keys/ser
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../transport/env";
 import { routesFor, SESSION, SESSION_TASKS, SIGN_IN, SIGN_OUT } from "./access";
+import { registerImportRoutes } from "./v1/import";
 import { limitLogin, rememberDevice } from "../transport/sign-in";
 import { errorResponses } from "../transport/problem";
 import { ApiKeySummary, body, DataLocationField, json, Membership, NewPassword, session } from "./account-schemas";
@@ -91,11 +92,14 @@ export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>();
   app.route("/", routesFor(SIGN_IN, registerSignInRoutes, registerMailedLinkRoutes));
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
-  // The tasks page's /account/tasks, /account/lists and /account/labels: REST's own routes and handlers, for the session
+  // The tasks page's /account/tasks, /account/lists and /account/labels (and the data section's /account/import): REST's own routes and handlers, for the session
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
   // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
   // (403 before 400 on a body) and its handler answers before those guards would run a second time.
-  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes));
+  app.route(
+    "/account",
+    routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerImportRoutes),
+  );
   app.route(
     "/",
     routesFor(

@@ -12,6 +12,8 @@ export interface AppVariables {
   sessionId: string;
   /** Set before the guards for a route whose OpenAPI body is `required: false`: an empty body reads as `{}`. */
   bodyOptional: boolean;
+  /** Set before the guards for a route that declares a body other than JSON (an upload): it reads its body itself. */
+  bodyUpload: boolean;
 }
 
 export interface AppEnv {

@@ -49,6 +49,7 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   getFeed: { needsMax: false, writes: false },
   rotateFeed: { needsMax: false, writes: true },
   deleteFeed: { needsMax: false, writes: true },
+  importTasks: { needsMax: true, writes: true },
 };
 
 /** Raised by no verb: the alarm fires reminders (object/tasks/reminders.ts, test/events/reminders.test.ts). */
@@ -76,8 +77,8 @@ describe("the verbs", () => {
     expect(declared).toEqual(TABLE);
   });
 
-  it("precompute outside the transaction only where they must: createTask's input hash for its idempotency key", () => {
-    expect(registry.filter(([, v]) => v.prepare).map(([name]) => name)).toEqual(["createTask"]);
+  it("precompute outside the transaction only where they must: createTask's input hash for its idempotency key, importTasks' file hash for its stable ids", () => {
+    expect(registry.filter(([, v]) => v.prepare).map(([name]) => name)).toEqual(["createTask", "importTasks"]);
   });
 
   it("declare their events when they write: a rule or `none`", () => {

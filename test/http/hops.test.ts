@@ -97,6 +97,8 @@ describe("a task request is one call to the account's object and no D1 query", (
     const labelPath = `/api/v1/labels/${label.body.id}`;
     oneHop(await restHops(user.key, labelPath, { method: "PATCH", body: { name: "hops" } }), 200);
     oneHop(await restHops(user.key, labelPath, { method: "DELETE" }), 204);
+    const file = { format: "todo-export/2", lists: [], tasks: [{ id: "imported-hop", title: "imported" }] };
+    oneHop(await restHops(user.key, "/api/v1/import", { method: "POST", body: file }), 200);
   });
 
   it("on the tasks page's routes: the session's one D1 lookup, then the same one call", async () => {

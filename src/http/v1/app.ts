@@ -4,6 +4,7 @@ import { API_KEY, PUBLIC, PUBLIC_DOCUMENT, routesFor } from "../access";
 import { registerCalendarRoutes } from "./calendars";
 import { getTaskFeedRoute } from "../feeds";
 import { registerEventDocuments } from "./event-documents";
+import { registerImportRoutes } from "./import";
 import { registerDocsPage } from "./docs";
 import { registerLabelRoutes } from "./labels";
 import { registerListRoutes } from "./lists";
@@ -20,7 +21,17 @@ import { registerWebhookRoutes } from "./webhooks";
 export function createV1App() {
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route("/", routesFor(PUBLIC_DOCUMENT, registerRootRoute));
-  v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerWebhookRoutes));
+  v1.route(
+    "/",
+    routesFor(
+      API_KEY,
+      registerTaskRoutes,
+      registerListRoutes,
+      registerLabelRoutes,
+      registerWebhookRoutes,
+      registerImportRoutes,
+    ),
+  );
   // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.
   registerEventDocuments(v1);
   // The task feed is served at the origin's root (src/http/feeds.ts) and documented here.

@@ -23,16 +23,17 @@ export function withResolvedList(ctx: AccountContext, values: RowValues): RowVal
 }
 
 /**
- * The one way a task is inserted (create, idempotent create, the next occurrence, copied subtasks): a
- * new id, the columns given (its list and labels as they resolve), last among its siblings unless a
- * position is given, every other column its declared default.
+ * The one way a task is inserted (create, idempotent create, the next occurrence, copied subtasks, an
+ * import): a new id (an import brings its own, so importing a file twice finds it), the columns given (its
+ * list and labels as they resolve), last among its siblings unless a position is given, every other column
+ * its declared default.
  */
 export function insertTask(ctx: AccountContext, values: RowValues): TaskRow {
   const resolved = withResolvedLabels(ctx, withResolvedList(ctx, values)) as typeof tasks.$inferInsert;
   const position = resolved.position || lastPosition(ctx.db, resolved.listId ?? null, resolved.parentId ?? null);
   return ctx.db
     .insert(tasks)
-    .values({ ...resolved, position, id: newId() })
+    .values({ ...resolved, position, id: (values.id as string | undefined) ?? newId() })
     .returning()
     .get();
 }

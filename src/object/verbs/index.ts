@@ -12,6 +12,7 @@ import { deleteWebhook } from "./delete-webhook";
 import { getFeed } from "./get-feed";
 import { getTask } from "./get-task";
 import { identify } from "./identify";
+import { importTasks } from "./import-tasks";
 import { listAccountWebhooks } from "./list-account-webhooks";
 import { listLabels } from "./list-labels";
 import { listLists } from "./list-lists";
@@ -65,6 +66,7 @@ export const verbs = {
   getFeed,
   rotateFeed,
   deleteFeed,
+  importTasks,
 } satisfies Record<string, Verb>;
 
 export type VerbName = keyof typeof verbs;
