@@ -110,6 +110,11 @@ export const updateTaskRoute = createRoute({
             'Present when completing a repeating task created its next occurrence: `</api/v1/tasks/{nextId}>; rel="next-occurrence"`.',
           schema: { type: "string" },
         },
+        "Already-Completed": {
+          description:
+            "`true` when `completed: true` found the task already completed: it stays completed (no second next occurrence, no `task.completed` event), and the other fields sent are applied.",
+          schema: { type: "string", enum: ["true"] },
+        },
       },
       content: { "application/json": { schema: Task } },
     },
@@ -139,6 +144,7 @@ export const TaskChange = z.object({
   next: Task.optional().meta({
     description: "When completing a repeating task created its next occurrence: that task.",
   }),
+  alreadyCompleted: z.literal(true).optional().meta({ description: "The task was completed before this request." }),
 });
 
 /**
@@ -177,6 +183,7 @@ const updateTask: RouteHandler<typeof updateTaskRoute, AppEnv> = async (c) => {
   const change = await runFor(c, "updateTask", { id, patch: c.req.valid("json"), ifMatch });
   c.header("ETag", etagOf(change.task));
   if (change.next) c.header("Link", `<${taskPath(c, change.next.id)}>; rel="next-occurrence"`);
+  if (change.alreadyCompleted) c.header("Already-Completed", "true");
   // The tasks page shows a completed repeating task's next occurrence at once, so a session gets it in
   // the body (`{ task, next }`, as the page has always read it) instead of following the Link.
   if (c.var.caller.credential.kind === "session") return c.json(change, 200) as never;

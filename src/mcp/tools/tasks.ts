@@ -24,9 +24,14 @@ const id = TaskId.meta({ description: "The task's `id` (from list_tasks or creat
 const UNKNOWN_LIST =
   "No list has this listId as its id or its name, so no task matched. Call list_tasks with lists: true to see the lists.";
 
-const TaskChange = z.object({ task: Task, next: Task.optional() });
-/** A changed task, and the next occurrence only when its completion created one. */
-const changeOf = ({ task, next }: { task: Task; next?: Task }) => (next ? { task, next } : { task });
+const ALREADY_COMPLETED = "This task was already completed before this call; it stays completed.";
+const TaskChange = z.object({ task: Task, next: Task.optional(), hint: z.string().optional() });
+/** A changed task, the next occurrence only when its completion created one, and a hint when it was already done. */
+const changeOf = ({ task, next, alreadyCompleted }: { task: Task; next?: Task; alreadyCompleted?: true }) => ({
+  task,
+  ...(next ? { next } : {}),
+  ...(alreadyCompleted ? { hint: ALREADY_COMPLETED } : {}),
+});
 
 export const listTasksTool = defineTool({
   name: "list_tasks",
@@ -116,7 +121,7 @@ export const completeTaskTool = defineTool({
   name: "complete_task",
   title: "Complete a task",
   description:
-    "Marks a task done and returns it; for a repeating task, `next` is the next occurrence. A retry returns the same result.",
+    "Marks a task done and returns it; for a repeating task, `next` is the next occurrence. A retry returns the same result, with a `hint` that it was already completed.",
   input: z.strictObject({ id }),
   output: TaskChange,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -9,7 +9,8 @@ import { repeatedColumns, type RowValues, setClause, toTask } from "./row";
 
 /**
  * Completion, and the next occurrence of a repeating task. Completing a completed task returns it
- * unchanged (idempotent); a repeating task gets its next occurrence, returned as `next`.
+ * unchanged (idempotent) and says so (`alreadyCompleted`); a repeating task gets its next occurrence,
+ * returned as `next`.
  */
 export function completeTask(ctx: AccountContext, { id, ifMatch }: { id: string; ifMatch?: string }): TaskChange {
   return completeWith(ctx, id, { completed: true }, versionsIn(ifMatch, id), "return");
@@ -35,7 +36,7 @@ export function completeWith(
   whenCompleted: WhenCompleted,
 ): TaskChange {
   const row = liveTask(ctx.db, id, versions);
-  if (row.completed && whenCompleted === "return") return retriedCompletion(ctx, row);
+  if (row.completed && whenCompleted === "return") return { ...retriedCompletion(ctx, row), alreadyCompleted: true };
   const merged = { ...row, ...changes } as TaskRow;
   const repeating = !row.completed && merged.repeat;
   const upcoming = repeating ? nextOccurrence({ ...merged, repeat: repeating }, ctx.timeZone, new Date()) : null;
@@ -49,7 +50,8 @@ export function completeWith(
     : undefined;
   const set: RowValues = { ...changes, ...(repeating ? { repeat: null } : {}), ...(next ? { nextId: next.id } : {}) };
   const updated = ctx.db.update(tasks).set(setClause(set)).where(eq(tasks.id, id)).returning().get()!;
-  return next ? { task: toTask(updated), next: toTask(next) } : { task: toTask(updated) };
+  const change: TaskChange = next ? { task: toTask(updated), next: toTask(next) } : { task: toTask(updated) };
+  return row.completed ? { ...change, alreadyCompleted: true } : change;
 }
 
 /** A completed task again: with the next occurrence its completion created, while that still exists. */

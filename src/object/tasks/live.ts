@@ -29,4 +29,6 @@ export function liveTask(db: AccountDb, id: string, versions?: Versions): TaskRo
 export interface TaskChange {
   task: Task;
   next?: Task;
+  /** Set when a completion found the task already completed (it stays so: completing is idempotent). */
+  alreadyCompleted?: true;
 }
