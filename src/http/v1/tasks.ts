@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-open
 import type { Context, TypedResponse } from "hono";
 import * as z from "zod";
 import { etagOf } from "../../domain/tasks/etag";
+import { dateIn } from "../../domain/tasks/wall-clock";
 import { Task, TaskInput, TaskPatch } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../transport/env";
 import { runFor } from "../../transport/auth";
@@ -153,8 +154,13 @@ export const TaskChange = z.object({
  * /account/tasks (the session), each registered under its access (account.ts), which sets the caller.
  */
 const listTasks: RouteHandler<typeof listTasksRoute, AppEnv> = async (c) => {
-  const { tasksJson, count, serverTime, deleted, nextCursor } = await runFor(c, "listTasks", c.req.valid("query"));
-  const meta = JSON.stringify({ count, serverTime, deleted, nextCursor });
+  const { tasksJson, count, serverTime, timeZone, deleted, nextCursor } = await runFor(
+    c,
+    "listTasks",
+    c.req.valid("query"),
+  );
+  const today = dateIn(Date.parse(serverTime), timeZone);
+  const meta = JSON.stringify({ count, serverTime, timeZone, today, deleted, nextCursor });
   // The tasks arrive as one JSON text built in the account's object (taskJsonSql) and are sent as they are:
   // typed as the route's JSON response, serialised by SQLite instead of c.json.
   return c.body(`{"data":${tasksJson},"meta":${meta}}`, 200, {
