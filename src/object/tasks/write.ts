@@ -4,6 +4,7 @@ import { tasks } from "../schema";
 import type { AccountContext } from "../context";
 import { completeWith } from "./complete";
 import { versionsIn } from "../../domain/tasks/etag";
+import { firstOccurrence } from "../../domain/tasks/recurrence";
 import { createTaskOnce } from "./idempotency";
 import { insertTask, withResolvedList } from "./insert";
 import { liveTask, type TaskChange } from "./live";
@@ -25,6 +26,7 @@ export interface CreateTaskArgs {
 /** Creates a task, and says whether the result is a replay of an earlier request with the same idempotency key. */
 export function createTask(ctx: AccountContext, { input, idempotencyKey, requestHash }: CreateTaskArgs) {
   const values = inputColumns(input);
+  Object.assign(values, firstOccurrence(values, ctx.timeZone));
   if (idempotencyKey !== undefined) return createTaskOnce(ctx, values, idempotencyKey, requestHash);
   return { task: toTask(insertTask(ctx, values)), replayed: false };
 }
@@ -47,6 +49,8 @@ export function updateTask(ctx: AccountContext, { id, patch, ifMatch }: UpdateTa
   const current = liveTask(ctx.db, id, versions);
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
   if (Object.keys(changes).length === 0) return { task: toTask(current) };
+  if ("due" in changes || "repeat" in changes)
+    Object.assign(changes, firstOccurrence({ ...current, ...changes }, ctx.timeZone));
   const updated = ctx.db.update(tasks).set(setClause(changes)).where(eq(tasks.id, id)).returning().get();
   return { task: toTask(updated!) };
 }
