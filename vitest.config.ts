@@ -25,6 +25,7 @@ const UNIT = [
 const SLOW = [
   "test/hardening/fuzz.test.ts",
   "test/hardening/fuzz-oauth.test.ts",
+  "test/hardening/openapi-conformance.test.ts",
   "test/account/export-scale.test.ts",
   "test/domain/search-scale.test.ts",
   "test/lifecycle/pagination.test.ts",

@@ -1,9 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { createDb } from "./control/db";
-import { AppError } from "./domain/errors";
 import { toAppError } from "./transport/app-error";
 import type { AppEnv } from "./transport/env";
 import { createAccountApp } from "./http/account";
+import { notFoundOrNotAllowed } from "./http/allowed-methods";
 import { createAdminApp } from "./http/admin";
 import { createBillingWebhookApp } from "./http/billing";
 import { createBenchApp } from "./http/bench";
@@ -27,7 +27,8 @@ export function createApp() {
   });
   // Every sub-app brings its routes' guards (origin policy, credentials, rate limits, body rules),
   // each route registered under its access: src/http/access.ts.
-  app.route("/api/v1", createV1App());
+  const v1 = createV1App();
+  app.route("/api/v1", v1);
   app.route("/", createAccountApp());
   app.route("/", createAdminApp());
   app.route("/", createBillingWebhookApp());
@@ -46,6 +47,7 @@ export function createApp() {
   app.route("/", createBenchApp());
 
   app.onError((e, c) => problemResponse(c, toAppError(e)));
-  app.notFound((c) => problemResponse(c, new AppError("not_found", `No route for ${c.req.method} ${c.req.path}.`)));
+  // A documented path with another method is 405 with `Allow`; anything else 404.
+  app.notFound(notFoundOrNotAllowed(v1, "/api/v1"));
   return app;
 }

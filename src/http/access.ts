@@ -46,7 +46,10 @@ export const API_KEY: Access = {
   credentials: "api key",
   guards: [privateCors, requireApiKey, callerBodies],
   hook: authenticateBeforeRejecting,
-  document: documentKeyRateLimit,
+  document: (route) => {
+    documentKeyRateLimit(route);
+    documentValidation(route);
+  },
 };
 
 /** The account page's routes: the session, then its account's rate limit, then the body (401, 429, 400). */
@@ -87,6 +90,12 @@ export const PUBLIC: Access = { credentials: "none", guards: [] };
 
 export const isPublic = (access: Access) => access.credentials === "none";
 
+/** 400 wherever a parameter or body is validated: a malformed `{id}` is refused like a body (conformance run). */
+function documentValidation(route: { responses: object; request?: object }) {
+  const responses = route.responses as Record<string, unknown>;
+  if (route.request && !responses["400"]) responses["400"] = errorResponses("validation_failed")[400];
+}
+
 /**
  * The page's operations in the account routes' OpenAPI document: REST's declarations with the session
  * as their security, the account's rate limit (429), 400 wherever a parameter is validated, and the
@@ -100,9 +109,8 @@ function documentSessionTasks(route: {
 }) {
   route.security = session;
   const responses = route.responses as Record<string, unknown>;
-  const { 400: invalid, 429: limited } = errorResponses("validation_failed", "rate_limited");
-  if (route.request && !responses["400"]) responses["400"] = invalid;
-  responses["429"] = limited;
+  documentValidation(route);
+  responses["429"] = errorResponses("rate_limited")[429];
   if (route.operationId === "updateTask")
     responses["200"] = {
       description: "The updated task, and its next occurrence if one was created.",

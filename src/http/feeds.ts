@@ -2,11 +2,10 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { accountObject } from "../control/account-client";
 import { unwrap } from "../object/result";
-import { renderTaskFeed } from "../domain/calendars/ics";
+import { renderTaskFeed } from "../domain/calendars/task-feed";
 import { sha256Hex } from "../domain/crypto";
 import { AppError } from "../domain/errors";
 import { accountOfFeedToken } from "../control/feed-tokens";
-import { floatingMidnight, fromFloating } from "../domain/tasks/wall-clock";
 import type { AppEnv } from "../transport/env";
 import { etagOf, matches } from "./conditional";
 import { errorResponses } from "../transport/problem";
@@ -31,7 +30,7 @@ export const getTaskFeedRoute = createRoute({
   operationId: "getTaskFeed",
   summary: "Subscribe to your tasks (iCalendar)",
   description:
-    "The account's open tasks that have a `due`, as an RFC 5545 feed: an all-day event for a date, a timed event for a date-time, `SUMMARY` the title, `DESCRIPTION` the notes, a stable UID per task, a DISPLAY `VALARM` at the reminder and the task's `RRULE`. The URL (and `webcal://…`) is made, rotated and turned off on the account page; the token is its only credential. A rotated or disabled token is 404 at once; a lapsed Max membership is 403. Revalidate with `If-None-Match`. " +
+    "The account's open tasks that have a `due`, as an RFC 5545 feed: an all-day event for a date, a timed event for a date-time (at its local time in the account's time zone: `TZID` and a `VTIMEZONE`; 30 minutes long, `DURATION:PT30M`), `SUMMARY` the title, `DESCRIPTION` the notes, a stable UID per task, a DISPLAY `VALARM` at the reminder and the task's `RRULE`. The URL (and `webcal://…`) is made, rotated and turned off on the account page; the token is its only credential. A rotated or disabled token is 404 at once; a lapsed Max membership is 403. Revalidate with `If-None-Match`. " +
     `Limits (then 429): ${perFeed.quota} requests per ${perFeed.window} s per feed, ${perFeedIp.quota} per ${perFeedIp.window} s per client IP, and ${perIp.quota} unknown feed addresses per ${perIp.window} s per client IP.`,
   tags: ["Feeds"],
   security: [],
@@ -68,7 +67,7 @@ export function registerFeedRoutes(app: OpenAPIHono<AppEnv>) {
       await consume(c.env, RATE_POLICIES.perFeed, tokenHash, "requests per feed");
       return unwrap(await accountObject(c.env, accountId).feed(tokenHash));
     })().catch((e) => failedFeedAttempt(c.env, c.req.raw, e));
-    const body = renderTaskFeed(tasks, (date) => fromFloating(floatingMidnight(date), timeZone));
+    const body = renderTaskFeed(tasks, timeZone);
     const etag = await etagOf(body);
     // Private data: a shared cache must not keep it; the subscriber revalidates with the ETag.
     const headers = { ETag: etag, "Cache-Control": "private, no-cache", "X-Robots-Tag": "noindex" };

@@ -8,8 +8,26 @@ import { type ToolContext, type ToolDescriptor, tools } from "./tools";
 
 export const SERVER_INFO = { name: "todo-calendar", version: "1.0.0" } as const;
 
-const INSTRUCTIONS =
-  "Personal tasks and public holiday calendars. The task tools (list_tasks, create_task, update_task, complete_task, delete_task) act on the signed-in user's account and need an active Max membership; list_calendar_packs and list_holidays work for every key. Resolve relative dates with the timeZone and today that list_tasks returns. To use one of the user's lists by name (\"add milk to Groceries\"), call list_tasks with lists: true, then pass that list's id as listId (a list's name works too); a listId that is neither creates a list. Confirm with the user before creating, changing, completing or deleting tasks.";
+/** The tools every credential may call, with or without Max. */
+const PUBLIC_TOOLS = ["list_calendar_packs", "list_holidays"];
+
+/**
+ * The server's `instructions`, naming only the tools the credential is offered (tool-scopes.ts): a
+ * read-only connection is not told to create or complete tasks it cannot, nor to confirm writes.
+ */
+export function instructionsFor(scopes: readonly string[] | undefined): string {
+  const offered = (tools as readonly ToolDescriptor[]).filter((tool) => offersTool(scopes, tool.name));
+  const taskTools = offered.filter((tool) => !PUBLIC_TOOLS.includes(tool.name)).map((tool) => tool.name);
+  const writes = offered.some((tool) => !tool.annotations.readOnlyHint);
+  return [
+    "Personal tasks and public holiday calendars.",
+    `The task tools (${taskTools.join(", ")}) act on the signed-in user's account and need an active Max membership; list_calendar_packs and list_holidays work for every ${scopes ? "connection" : "key"}.`,
+    "Resolve relative dates with the timeZone and today that list_tasks returns.",
+    writes
+      ? "To use one of the user's lists by name (\"add milk to Groceries\"), call list_tasks with lists: true, then pass that list's id as listId (a list's name works too); a listId that is neither creates a list. Confirm with the user before creating, changing, completing or deleting tasks."
+      : "This connection may read tasks but not change them: to add or change one, the user connects the app again and allows changes.",
+  ].join(" ");
+}
 
 /**
  * A zod schema as the SDK sees it: the trimmed JSON Schema tools/list publishes (published-schema.ts),
@@ -59,7 +77,7 @@ async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
  * already refused with 403 before the SDK ran (handler.ts).
  */
 export function createServer(ctx: ToolContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: INSTRUCTIONS });
+  const server = new McpServer(SERVER_INFO, { instructions: instructionsFor(ctx.scopes) });
   for (const { tool, inputSchema, outputSchema } of toolRegistrations()) {
     if (!offersTool(ctx.scopes, tool.name)) continue;
     server.registerTool(

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { SHORT_ATTRIBUTION } from "../../src/domain/calendars/holidays";
 import { CalendarPack } from "../../src/domain/calendars/schemas";
+import { RANGE_BYTES } from "../../src/http/v1/calendars";
 import { call, createKey, json, signUp } from "../helpers";
 import { callOk, mcpClient } from "../mcp/client";
 
@@ -12,18 +14,26 @@ async function range(path: string) {
 }
 
 describe("GET /api/v1/calendars/{id} with a range", () => {
-  it("answers 'is 2026-10-03 a holiday in Bavaria?' with that day's events only, the rest of the pack unchanged", async () => {
+  it("answers 'is 2026-10-03 a holiday in Bavaria?' with that day's events only, counted, and the short attribution", async () => {
     const whole = CalendarPack.parse(await json(await call("/api/v1/calendars/de-by")));
     const { pack } = await range("/api/v1/calendars/de-by?from=2026-10-03&to=2026-10-03");
     expect(pack.events).toEqual([expect.objectContaining({ date: "2026-10-03", type: "public", dayOff: true })]);
     const { events, ...rest } = pack;
     const { events: all, ...wholeRest } = whole;
-    expect(rest).toEqual(wholeRest);
+    // The range counts its own events and carries the attribution once, short (issue 35, items 23 and 24).
+    expect(rest).toEqual({ ...wholeRest, eventCount: 1, attribution: SHORT_ATTRIBUTION });
+    expect(wholeRest.attribution).toMatch(/^Holiday data from date-holidays .*CC BY-SA 3\.0/);
+    expect(SHORT_ATTRIBUTION.length).toBeLessThan(wholeRest.attribution.length / 2);
     const [small, large] = [JSON.stringify(pack).length, JSON.stringify(whole).length];
     console.log(`de-by, one day: ${small} bytes; the whole pack: ${large} bytes`);
     expect(small).toBeLessThan(3000);
     const workday = await range("/api/v1/calendars/de-by?from=2026-10-05&to=2026-10-05");
     expect(workday.pack.events).toEqual([]);
+    expect(workday.pack.eventCount).toBe(0);
+    // What the description and SKILL.md say a range costs (GET /api/v1/calendars/{id}).
+    const twoDays = await (await call("/api/v1/calendars/de-by?from=2026-10-03&to=2026-10-04")).text();
+    console.log(`de-by, two days: ${new TextEncoder().encode(twoDays).length} bytes`);
+    expect(new TextEncoder().encode(twoDays).length).toBeLessThanOrEqual(RANGE_BYTES);
   });
 
   it("takes the same range as list_holidays: a year, a year with one bound, one bound alone", async () => {
@@ -51,6 +61,8 @@ describe("GET /api/v1/calendars/{id} with a range", () => {
     ["from=2026-12-31&to=2026-01-01", "to", "must not be before `from`"],
     ["year=1800", "year", ""],
     ["year=next", "year", ""],
+    ["year=2201", "year", ""],
+    ["year=2026.5", "year", "expected int"],
   ])("refuses %s as list_holidays does: 400 naming %s", async (query, path, message) => {
     const res = await call(`/api/v1/calendars/de?${query}`);
     expect(res.status).toBe(400);

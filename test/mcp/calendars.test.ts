@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SHORT_ATTRIBUTION } from "../../src/domain/calendars/holidays";
 import { call, createKey, json, signUp } from "../helpers";
 import { callOk, mcpClient, toolErrorOf } from "./client";
 
@@ -92,7 +93,7 @@ describe("list_holidays", () => {
         dayOff: true,
       },
     ]);
-    expect(result.attribution).toContain("CC BY-SA");
+    expect(result.attribution).toBe(SHORT_ATTRIBUTION);
     const workday = await callOk(client, "list_holidays", { pack: "de-by", from: "2026-10-05", to: "2026-10-05" });
     expect(workday).toMatchObject({ events: [], count: 0 });
   });

@@ -195,6 +195,11 @@ describe("complete_task", () => {
     const first = await callOk(client, "complete_task", { id: created.id });
     const second = await callOk(client, "complete_task", { id: created.id });
     expect(second.task).toEqual(first.task);
+    // The model can tell a retry from a first completion (issue 35, item 21).
+    expect(first).not.toHaveProperty("hint");
+    expect(second.hint).toMatch(/already completed/);
+    const result = await client.callTool({ name: "complete_task", arguments: { id: created.id } });
+    expect(JSON.stringify(result.content)).toMatch(/already completed/);
   });
 
   it("returns the next occurrence of a repeating task as `next`, and only for repeating tasks", async () => {
@@ -222,7 +227,7 @@ describe("complete_task", () => {
     const { task } = await callOk(client, "create_task", { title: "Daily", due: "2026-06-01", repeat: "FREQ=DAILY" });
     const first = await callOk(client, "complete_task", { id: task.id });
     const retry = await callOk(client, "complete_task", { id: task.id });
-    expect(retry).toEqual(first);
+    expect(retry).toEqual({ ...first, hint: expect.stringMatching(/already completed/) });
     expect(first.next.due).toBe("2026-06-02");
     expect((await json(await call("/api/v1/tasks", { token: user.key }))).data).toHaveLength(2);
   });

@@ -57,3 +57,25 @@ describe("tools/list by OAuth scope", () => {
     expect((await (await mcpClient(access_token)).listTools()).tools.map((t) => t.name)).toEqual(ALL_TOOLS);
   });
 });
+
+describe("the server's instructions by OAuth scope", () => {
+  const WRITE_TOOLS = ["create_task", "update_task", "complete_task", "delete_task"];
+
+  it("name no write tool, and ask for no write confirmation, to a tasks:read connection", async () => {
+    const user = await maxUser("instr-read");
+    const { access_token } = await connect(user, { scope: "tasks:read" });
+    const instructions = (await mcpClient(access_token)).getInstructions() ?? "";
+    expect(instructions).toContain("list_tasks");
+    for (const name of WRITE_TOOLS) expect(instructions).not.toContain(name);
+    expect(instructions).not.toMatch(/before creating|creates a list/);
+    expect(instructions).toContain("may read tasks but not change them");
+  });
+
+  it("name every task tool to a connection with tasks:write", async () => {
+    const user = await maxUser("instr-write");
+    const { access_token } = await connect(user);
+    const instructions = (await mcpClient(access_token)).getInstructions() ?? "";
+    for (const name of WRITE_TOOLS) expect(instructions).toContain(name);
+    expect(instructions).toContain("Confirm with the user before creating");
+  });
+});

@@ -7,6 +7,14 @@ import type { CalendarEvent, CalendarManifestEntry, CalendarPack, EventType } fr
  * The place is a pack id, or a country code with an optional region (regions.ts). The range rules
  * are shared with GET /api/v1/calendars/{id}?from&to&year (http/v1/calendars.ts).
  */
+/**
+ * The attribution a range answer carries (MCP list_holidays, REST `?from&to&year`), once per answer:
+ * the licence's title, author, source, licence and "changed" in a line. The whole pack, the
+ * manifest, the iCalendar feed and docs/calendars.md carry the full text (`attribution`, `sources`).
+ */
+export const SHORT_ATTRIBUTION =
+  "Holiday data: date-holidays contributors (github.com/commenthol/date-holidays), CC BY-SA 3.0, adapted.";
+
 export interface HolidayRange {
   /** Inclusive `YYYY-MM-DD` bounds; without them and without `year`, the current year. */
   from?: string;
@@ -73,7 +81,7 @@ export async function listHolidays(assets: Fetcher, query: HolidayQuery, today: 
     to,
     events,
     count: events.length,
-    attribution: pack.attribution,
+    attribution: SHORT_ATTRIBUTION,
     ...(notes ? { note: notes } : {}),
   };
 }

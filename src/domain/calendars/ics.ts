@@ -17,8 +17,26 @@ const octetsOf = (char: string) => {
   return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
 };
 
-/** TEXT value escaping (RFC 5545 3.3.11). */
-export const escapeText = (text: string) => text.replace(/[\\;,]/g, (c) => `\\${c}`).replace(/\r\n|\r|\n/g, "\\n");
+/**
+ * Line breaks a TEXT value may hold, as they are written: CRLF, CR, LF, VT, FF, NEL (U+0085) and the
+ * Unicode line and paragraph separators all become the `\n` escape, so a note's lines stay lines.
+ */
+const LINE_BREAK = /\r\n|[\n\v\f\r\u0085\u2028\u2029]/g;
+/**
+ * What RFC 5545 (3.1 and 3.3.11: CONTROL, and the C1 controls UTF-8 carries) never allows in a value:
+ * C0 controls but HTAB, DEL and C1. Removed; lone surrogates (not UTF-8 at all) become U+FFFD.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
+const FORBIDDEN = /[\u0000-\u0008\u000a-\u001f\u007f-\u009f]/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** TEXT value escaping (RFC 5545 3.3.11), for every text property the feeds write. */
+export const escapeText = (text: string) =>
+  text
+    .replace(/[\\;,]/g, (c) => `\\${c}`)
+    .replace(LINE_BREAK, "\\n")
+    .replace(FORBIDDEN, "")
+    .replace(LONE_SURROGATE, "\ufffd");
 
 /**
  * Folds a content line into chunks of at most 75 octets (a continuation's leading space counts),
@@ -45,10 +63,10 @@ export function foldLine(line: string): string {
   return parts.join(`${CRLF} `);
 }
 
-const basicDate = (isoDate: string) => isoDate.replaceAll("-", "");
+export const basicDate = (isoDate: string) => isoDate.replaceAll("-", "");
 
 /** The day after an ISO date: DTEND of an all-day event is exclusive. */
-function nextDay(isoDate: string): string {
+export function nextDay(isoDate: string): string {
   const day = new Date(`${isoDate}T00:00:00Z`);
   day.setUTCDate(day.getUTCDate() + 1);
   return day.toISOString().slice(0, 10);
@@ -83,7 +101,13 @@ function eventLines(event: CalendarEvent, dtstamp: string): string[] {
 }
 
 /** The calendar around its events: the header every feed shares, folded, CRLF-terminated. */
-function calendar(product: string, name: string, description: string, refresh: string, events: string[]): string {
+export function calendar(
+  product: string,
+  name: string,
+  description: string,
+  refresh: string,
+  events: string[],
+): string {
   const lines = [
     "BEGIN:VCALENDAR",
     "VERSION:2.0",
@@ -120,79 +144,4 @@ export function renderIcs(pack: CalendarPack, dtstamp: string): string {
 /** `2026-09-20` (date-holidays data version) as a DTSTAMP; anything else falls back to the epoch. */
 export function dtstampOf(dataVersion: string): string {
   return /^\d{4}-\d{2}-\d{2}$/.test(dataVersion) ? `${basicDate(dataVersion)}T000000Z` : "19700101T000000Z";
-}
-
-/** The fields of a task the feed shows (domain/tasks Task). */
-export interface FeedTask {
-  id: string;
-  title: string;
-  updatedAt: string;
-  due?: string;
-  reminder?: string;
-  repeat?: string;
-  notes?: string;
-}
-
-/** An instant as an RFC 5545 UTC date-time: 20261224T080000Z. */
-const utcBasic = (instant: number) =>
-  new Date(instant)
-    .toISOString()
-    .replace(/[-:]/g, "")
-    .replace(/\.\d{3}/, "");
-
-/** A signed RFC 5545 duration (TRIGGER): -PT1H30M, PT9H, -P1DT2H. */
-export function durationOf(ms: number): string {
-  const sign = ms < 0 ? "-" : "";
-  let seconds = Math.round(Math.abs(ms) / 1000);
-  const days = Math.floor(seconds / 86_400);
-  seconds -= days * 86_400;
-  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor((seconds % 3600) / 60), seconds % 60];
-  const time = `${h ? `${h}H` : ""}${m ? `${m}M` : ""}${s ? `${s}S` : ""}`;
-  if (!days && !time) return "PT0S";
-  return `${sign}P${days ? `${days}D` : ""}${time ? `T${time}` : ""}`;
-}
-
-/**
- * One task as a VEVENT: all-day for a date, timed (UTC) for a date-time; its reminder as a DISPLAY
- * alarm relative to the start, so it recurs with the RRULE. `startOf` gives the instant an all-day
- * task starts (midnight in the account's time zone), from which the alarm is measured.
- */
-function taskLines(task: FeedTask & { due: string }, startOf: (date: string) => number): string[] {
-  const allDay = task.due.length === 10;
-  const start = allDay ? startOf(task.due) : Date.parse(task.due);
-  const lines = [
-    "BEGIN:VEVENT",
-    `UID:${task.id}@tasks.todo-calendar`,
-    `DTSTAMP:${utcBasic(Date.parse(task.updatedAt))}`,
-    ...(allDay
-      ? [`DTSTART;VALUE=DATE:${basicDate(task.due)}`, `DTEND;VALUE=DATE:${basicDate(nextDay(task.due))}`]
-      : [`DTSTART:${utcBasic(start)}`]),
-    `SUMMARY:${escapeText(task.title)}`,
-    ...(task.notes ? [`DESCRIPTION:${escapeText(task.notes)}`] : []),
-    ...(task.repeat ? [`RRULE:${task.repeat}`] : []),
-    "CLASS:PRIVATE",
-  ];
-  if (task.reminder) {
-    lines.push(
-      "BEGIN:VALARM",
-      "ACTION:DISPLAY",
-      `DESCRIPTION:${escapeText(task.title)}`,
-      `TRIGGER:${durationOf(Date.parse(task.reminder) - start)}`,
-      "END:VALARM",
-    );
-  }
-  lines.push("END:VEVENT");
-  return lines;
-}
-
-/** An account's private feed of its open tasks that have a `due` (http/feeds.ts). */
-export function renderTaskFeed(tasks: FeedTask[], startOf: (date: string) => number): string {
-  const due = tasks.filter((task): task is FeedTask & { due: string } => task.due !== undefined);
-  return calendar(
-    "Tasks 1.0",
-    "Tasks",
-    "Your open tasks with a due date.",
-    "PT1H",
-    due.flatMap((task) => taskLines(task, startOf)),
-  );
 }

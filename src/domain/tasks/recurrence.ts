@@ -73,3 +73,39 @@ function untilFloating(repeat: string, timeZone: string): number | undefined {
   const value = Date.UTC(+y!, +mo! - 1, +d!, +h, +mi!, +s!);
   return z ? toFloating(value, timeZone) : value;
 }
+
+export interface FirstOccurrence {
+  due: string;
+  reminder?: string;
+}
+
+/**
+ * Where a weekly rule starts: the first day on or after `due` that its BYDAY allows. A Tuesday `due`
+ * with `FREQ=WEEKLY;BYDAY=MO` moves to the next Monday (RFC 5545 would count the Tuesday as an extra
+ * first occurrence, which no one asking for "every Monday" means), keeping its local time of day,
+ * and `reminder` keeps its distance. Undefined when nothing moves: no due, no weekly BYDAY, or a
+ * due on an allowed day. Other frequencies start at `due` as given.
+ */
+export function firstOccurrence(
+  task: { due?: unknown; reminder?: unknown; repeat?: unknown },
+  timeZone: string,
+): FirstOccurrence | undefined {
+  if (typeof task.due !== "string" || typeof task.repeat !== "string") return undefined;
+  const rule = parseRule(task.repeat);
+  if (rule.freq !== "WEEKLY" || !rule.weekdays) return undefined;
+  const allDay = isDateOnly(task.due);
+  const base = allDay ? floatingMidnight(task.due) : toFloating(Date.parse(task.due), timeZone);
+  const weekday = (new Date(base).getUTCDay() + 6) % 7;
+  let shift = 0;
+  while (shift < 7 && !rule.weekdays.includes((weekday + shift) % 7)) shift++;
+  if (shift === 0 || shift === 7) return undefined;
+  const moved = base + shift * DAY_MS;
+  const result: FirstOccurrence = {
+    due: allDay ? floatingDate(moved) : formatInZone(fromFloating(moved, timeZone), timeZone),
+  };
+  if (typeof task.reminder === "string") {
+    const lead = toFloating(Date.parse(task.reminder), timeZone) - base;
+    result.reminder = formatInZone(fromFloating(moved + lead, timeZone), timeZone);
+  }
+  return result;
+}

@@ -99,7 +99,7 @@ export const Repeat = z
   })
   .meta({
     description:
-      "An RFC 5545 RRULE value without `RRULE:`. FREQ DAILY, WEEKLY, MONTHLY or YEARLY; optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL. Every weekday: FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR.",
+      "An RFC 5545 RRULE value without `RRULE:`. FREQ DAILY, WEEKLY, MONTHLY or YEARLY; optional INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT or UNTIL. Every weekday: FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR. A weekly BYDAY without the due's weekday moves `due` (and `reminder`) to the first day it allows.",
     example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
   });
 

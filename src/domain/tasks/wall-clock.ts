@@ -87,3 +87,6 @@ export const floatingDate = (floating: number) => new Date(floating).toISOString
 
 /** Floating midnight of a YYYY-MM-DD date. */
 export const floatingMidnight = (date: string) => Date.parse(`${date}T00:00:00Z`);
+
+/** The calendar date (YYYY-MM-DD) at `instant` in `timeZone`: "today" for an account, from the server's clock. */
+export const dateIn = (instant: number, timeZone: string) => floatingDate(toFloating(instant, timeZone));

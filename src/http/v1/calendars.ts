@@ -4,7 +4,7 @@ import { cors } from "hono/cors";
 import * as z from "zod";
 import { findPack, getManifest, getPack, listPacks, readPackBody } from "../../domain/calendars/catalogue";
 import { dtstampOf, ICS_FORMAT_VERSION, renderIcs } from "../../domain/calendars/ics";
-import { boundsOf, eventsBetween } from "../../domain/calendars/holidays";
+import { boundsOf, eventsBetween, SHORT_ATTRIBUTION } from "../../domain/calendars/holidays";
 import { CalendarManifest, CalendarPack, HolidayDay, HolidayYear, PackFilter } from "../../domain/calendars/schemas";
 import type { AppEnv } from "../../transport/env";
 import { etagOf, matches } from "../conditional";
@@ -22,15 +22,28 @@ const ListQuery = z.object({
   q: PackFilter.shape.query.openapi({ example: "bayern" }),
 });
 
+const ICS = ".ics";
+const MAX_ID = 100;
+
 const IdParam = z.object({
   id: z
     .string()
-    .max(100)
+    .max(MAX_ID)
     .openapi({
       param: { name: "id", in: "path" },
       description: "Pack id from the manifest, such as `de`, `de-by` or `us-ca`. Case-insensitive.",
       example: "de-by",
     }),
+});
+
+/**
+ * The `{id}` segment as the one route serving both operations receives it (see below): a pack id, or a
+ * pack id and `.ics`. The suffix does not count toward the id's documented 100 characters.
+ */
+const ServedIdParam = z.object({
+  id: z.string().refine((id) => (id.endsWith(ICS) ? id.length - ICS.length : id.length) <= MAX_ID, {
+    message: `must be at most ${MAX_ID} characters`,
+  }),
 });
 
 /** The range list_holidays takes, with its rules (holidays.ts): the answer to "is it a holiday?" without a whole pack. */
@@ -45,10 +58,15 @@ const RangeQuery = z.object({
   }),
   year: z.coerce
     .number()
-    .pipe(HolidayYear)
+    .int()
+    .min(HolidayYear.minValue ?? 1900)
+    .max(HolidayYear.maxValue ?? 2200)
     .optional()
     .openapi({ description: "A whole year (1900 to 2200), for what `from` and `to` leave open.", example: 2026 }),
 });
+
+/** What a range of a day or two costs at most (measured: test/calendars/range.test.ts), as the description says. */
+export const RANGE_BYTES = 750;
 
 const notModified = { description: "Not modified: the `If-None-Match` ETag is current." };
 const cacheHeaders = {
@@ -86,7 +104,9 @@ export const getCalendarPackRoute = createRoute({
   operationId: "getCalendarPack",
   summary: "Get a calendar pack",
   description:
-    'One pack with its events (previous, current and next two years), sorted by date. With `from`, `to` or `year` (as MCP `list_holidays` takes them), `events` holds only the events in that range and the rest of the pack is unchanged (`eventCount` still counts the whole pack): `?from=2026-10-03&to=2026-10-03` answers "is it a holiday?" in a few hundred bytes. Each event\'s `dayOff` says whether most people are off. No credentials needed. Unknown ids are 404 `pack_not_found`.',
+    "One pack with its events (previous, current and next two years), sorted by date. With `from`, `to` or `year` (as MCP `list_holidays` takes them), `events` holds only the events in that range, `eventCount` counts them and `attribution` is the licence's short form (the whole pack carries the full text); the rest of the pack is unchanged. " +
+    `\`?from=2026-10-03&to=2026-10-04\` answers "is it a holiday?" in under ${RANGE_BYTES} bytes. ` +
+    "Each event's `dayOff` says whether most people are off. No credentials needed. Unknown ids are 404 `pack_not_found`.",
   tags: ["Calendars"],
   security: [],
   request: { params: IdParam, query: RangeQuery },
@@ -116,7 +136,7 @@ export const getCalendarPackIcsRoute = createRoute({
       content: { "text/calendar": { schema: z.string().openapi({ example: "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n…" }) } },
     },
     304: notModified,
-    ...errorResponses("pack_not_found", "unavailable"),
+    ...errorResponses("validation_failed", "pack_not_found", "unavailable"),
   },
 });
 
@@ -169,18 +189,24 @@ export function registerCalendarRoutes(app: OpenAPIHono<AppEnv>) {
     });
   };
 
-  app.openapi(getCalendarPackRoute, async (c) => {
+  // Documented as declared; served with the `{id}` segment that may end in `.ics` (ServedIdParam).
+  app.openAPIRegistry.registerPath(getCalendarPackRoute);
+  const servedRoute = { ...getCalendarPackRoute, hide: true, request: { params: ServedIdParam, query: RangeQuery } };
+  app.openapi(servedRoute, async (c) => {
     const requested = c.req.valid("param").id;
     // `{id}.ics` shares this route: a second pattern on the same segment (`:file{…\\.ics}`) would
     // make Hono fall back from its RegExpRouter to the slower TrieRouter for every request.
-    if (requested.endsWith(".ics")) return ics(c, requested.slice(0, -".ics".length));
+    if (requested.endsWith(ICS)) return ics(c, requested.slice(0, -ICS.length));
     const { id, etag } = await findPack(c.env.ASSETS, requested);
     const range = c.req.valid("query");
     if (range.from || range.to || range.year) {
       const pack = await getPack(c.env.ASSETS, id);
       const { from, to } = boundsOf(range, pack.years, new Date().toISOString().slice(0, 10));
-      // A range's body is small and rendered on each request; its ETag is the hash of those bytes.
-      return cacheable(c, JSON.stringify({ ...pack, events: eventsBetween(pack.events, from, to) }), JSON_TYPE);
+      // A range's body is small and rendered on each request; its ETag is the hash of those bytes. It counts
+      // its own events and carries the short attribution (the whole pack has the full text).
+      const events = eventsBetween(pack.events, from, to);
+      const body = { ...pack, eventCount: events.length, attribution: SHORT_ATTRIBUTION, events };
+      return cacheable(c, JSON.stringify(body), JSON_TYPE);
     }
     // The stored file is the response body, byte for byte, never parsed (kept in memory after the first read).
     return cacheable(c, { etag, body: () => readPackBody(c.env.ASSETS, id) }, JSON_TYPE);

@@ -2,6 +2,8 @@ import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-open
 import * as z from "zod";
 import { List, ListInput, ListPatch, ListTombstone } from "../../domain/lists/schemas";
 import { ListId, Since } from "../../domain/tasks/values";
+import { dateIn } from "../../domain/tasks/wall-clock";
+import { LocalDayMeta } from "./task-parameters";
 import type { AppEnv } from "../../transport/env";
 import { runFor } from "../../transport/auth";
 import { errorResponses } from "../../transport/problem";
@@ -20,6 +22,7 @@ export const ListCollection = z
           description: "The database clock when the lists were read. Pass it as `since` on the next sync.",
           example: "2026-11-22T10:15:30.123Z",
         }),
+        ...LocalDayMeta.shape,
         deleted: z.array(ListTombstone).optional().meta({ description: "With `since`: lists deleted at or after it." }),
       })
       .meta({ description: "About the lists: how many, the server clock and deletions." }),
@@ -112,7 +115,9 @@ export const deleteListRoute = createRoute({
  */
 const listLists: RouteHandler<typeof listListsRoute, AppEnv> = async (c) => {
   const page = await runFor(c, "listLists", c.req.valid("query"));
-  const meta = { count: page.lists.length, serverTime: page.serverTime, deleted: page.deleted };
+  const { serverTime, timeZone } = page;
+  const today = dateIn(Date.parse(serverTime), timeZone);
+  const meta = { count: page.lists.length, serverTime, timeZone, today, deleted: page.deleted };
   return c.json({ data: page.lists, meta }, 200);
 };
 

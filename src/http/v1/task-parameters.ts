@@ -21,6 +21,18 @@ import {
 SubtaskInputRef.openapi("SubtaskInput");
 TaskTreeRef.openapi("TaskTree");
 
+/** The account's time zone and its date at `serverTime`, in every listing's `meta`: resolve "today", "tomorrow" with them. */
+export const LocalDayMeta = z.object({
+  timeZone: z.string().meta({
+    description: "The account's IANA time zone (`PATCH /account`), in which dates and repeats are read.",
+    example: "Europe/Berlin",
+  }),
+  today: z.string().meta({
+    description: "The account's date at `serverTime`, in its time zone (`YYYY-MM-DD`): resolve relative dates with it.",
+    example: "2026-11-22",
+  }),
+});
+
 export const TaskCollection = z
   .object({
     data: z.array(Task).meta({ description: "The tasks of this page (all matching tasks without `limit`)." }),
@@ -31,6 +43,7 @@ export const TaskCollection = z
           description: "The database clock when the list was read. Pass it as `since` on the next sync.",
           example: "2026-11-22T10:15:30.123Z",
         }),
+        ...LocalDayMeta.shape,
         deleted: z.array(Tombstone).optional().meta({ description: "With `since`: tasks deleted at or after it." }),
         hint: z.string().optional().meta({
           description:
@@ -43,7 +56,7 @@ export const TaskCollection = z
           example: "WyJ2MiIsIjAxOTM3YzRlLThhMmItN2MzZC05ZTRmLTVhNmI3YzhkOWUwZiIsIjIwMjYtMTEtMjJUMTA6MTU6MzAuMTIzWiJd",
         }),
       })
-      .meta({ description: "About the list: size, server clock, paging and deletions." }),
+      .meta({ description: "About the list: size, server clock, the account's day, paging and deletions." }),
   })
   .openapi("TaskCollection", { description: "A list of tasks with its metadata." });
 

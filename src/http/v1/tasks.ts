@@ -2,6 +2,7 @@ import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-open
 import type { Context, TypedResponse } from "hono";
 import * as z from "zod";
 import { etagOf } from "../../domain/tasks/etag";
+import { dateIn } from "../../domain/tasks/wall-clock";
 import { Task, TaskInput, TaskPatch, TaskTreeRef } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../transport/env";
 import { runFor } from "../../transport/auth";
@@ -126,6 +127,11 @@ export const updateTaskRoute = createRoute({
           schema: { type: "string" },
         },
         ...ListCreatedHeader,
+        "Already-Completed": {
+          description:
+            "`true` when `completed: true` found the task already completed: it stays completed (no second next occurrence, no `task.completed` event), and the other fields sent are applied.",
+          schema: { type: "string", enum: ["true"] },
+        },
       },
       content: { "application/json": { schema: UpdatedTask } },
     },
@@ -155,6 +161,7 @@ export const TaskChange = z.object({
   next: Task.optional().meta({
     description: "When completing a repeating task created its next occurrence: that task.",
   }),
+  alreadyCompleted: z.literal(true).optional().meta({ description: "The task was completed before this request." }),
 });
 
 /**
@@ -164,10 +171,13 @@ export const TaskChange = z.object({
  */
 const listTasks: RouteHandler<typeof listTasksRoute, AppEnv> = async (c) => {
   const page = await runFor(c, "listTasks", c.req.valid("query"));
-  const { tasksJson, count, serverTime, deleted, nextCursor, unknownList } = page;
+  const { tasksJson, count, serverTime, timeZone, deleted, nextCursor, unknownList } = page;
+  const today = dateIn(Date.parse(serverTime), timeZone);
   const meta = JSON.stringify({
     count,
     serverTime,
+    timeZone,
+    today,
     deleted,
     nextCursor,
     hint: unknownList && unknownListHint(unknownList),
@@ -200,6 +210,7 @@ const updateTask: RouteHandler<typeof updateTaskRoute, AppEnv> = async (c) => {
   const change = await runFor(c, "updateTask", { id, patch: c.req.valid("json"), ifMatch });
   c.header("ETag", etagOf(change.task));
   if (change.next) c.header("Link", `<${taskPath(c, change.next.id)}>; rel="next-occurrence"`);
+  if (change.alreadyCompleted) c.header("Already-Completed", "true");
   // The tasks page shows a completed repeating task's next occurrence at once, so a session gets it in
   // the body (`{ task, next }`, as the page has always read it) instead of following the Link.
   if (c.var.caller.credential.kind === "session") return c.json(change, 200) as never;

@@ -25,14 +25,27 @@ const id = TaskId.meta({ description: "The task's `id` (from list_tasks or creat
 const UNKNOWN_LIST =
   "No list has this listId as its id or its name, so no task matched. Call list_tasks with lists: true to see the lists.";
 
+const ALREADY_COMPLETED = "This task was already completed before this call; it stays completed.";
 const notice = z.string().optional().meta({ description: "A list this call created, and the closest names." });
-const TaskChange = z.object({ task: Task, next: Task.optional(), notice });
+const TaskChange = z.object({ task: Task, next: Task.optional(), notice, hint: z.string().optional() });
 /** A list the write created, said in a sentence (domain/lists/notice.ts). */
 const noticeOf = (n?: WriteNotice) => (n?.listCreated ? { notice: listCreatedSentence(n.listCreated) } : {});
-/** A changed task, and the next occurrence only when its completion created one. */
-const changeOf = ({ task, next, notice }: { task: Task; next?: Task; notice?: WriteNotice }) => ({
-  ...(next ? { task, next } : { task }),
+/** A changed task, the next occurrence only when its completion created one, and a hint when it was already done. */
+const changeOf = ({
+  task,
+  next,
+  notice,
+  alreadyCompleted,
+}: {
+  task: Task;
+  next?: Task;
+  notice?: WriteNotice;
+  alreadyCompleted?: true;
+}) => ({
+  task,
+  ...(next ? { next } : {}),
   ...noticeOf(notice),
+  ...(alreadyCompleted ? { hint: ALREADY_COMPLETED } : {}),
 });
 
 export const listTasksTool = defineTool({
@@ -126,7 +139,7 @@ export const completeTaskTool = defineTool({
   name: "complete_task",
   title: "Complete a task",
   description:
-    "Marks a task done and returns it; for a repeating task, `next` is the next occurrence. A retry returns the same result.",
+    "Marks a task done and returns it; for a repeating task, `next` is the next occurrence. A retry returns the same result, with a `hint` that it was already completed.",
   input: z.strictObject({ id }),
   output: TaskChange,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -52,6 +52,8 @@ function refuseClash(db: AccountDb, id: string, nameKey: string, self?: string) 
 export interface ListPage {
   lists: List[];
   serverTime: string;
+  /** The account's time zone, so a listing can say what day it is there. */
+  timeZone: string;
   /** With `since`: lists deleted at or after it. */
   deleted?: { id: string; deletedAt: string }[];
 }
@@ -60,7 +62,7 @@ export interface ListPage {
  * The account's live lists by name, with their counts; with `since`, only those changed at or after it
  * (renamed, or their counts moved) and the deletions since then.
  */
-export function listLists({ db }: AccountContext, query: { since?: string }): ListPage {
+export function listLists({ db, timeZone }: AccountContext, query: { since?: string }): ListPage {
   const since = query.since ? new Date(query.since).toISOString() : undefined;
   const expired = expiredSince(since, "List again without `since`.");
   if (expired) throw expired;
@@ -72,7 +74,7 @@ export function listLists({ db }: AccountContext, query: { since?: string }): Li
     .all();
   // The database clock in raw SQL: Drizzle has no SELECT without a table.
   const serverTime = db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
-  const page: ListPage = { lists: rows.map((row) => toList(db, row)), serverTime };
+  const page: ListPage = { lists: rows.map((row) => toList(db, row)), serverTime, timeZone };
   if (since) {
     page.deleted = db
       .select({ id: lists.id, deletedAt: sql<string>`${lists.deletedAt}` })

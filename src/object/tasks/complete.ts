@@ -10,7 +10,8 @@ import { completeSubtasks, copySubtasks } from "./cascade";
 
 /**
  * Completion, and the next occurrence of a repeating task. Completing a completed task returns it
- * unchanged (idempotent); a repeating task gets its next occurrence, returned as `next`.
+ * unchanged (idempotent) and says so (`alreadyCompleted`); a repeating task gets its next occurrence,
+ * returned as `next`.
  */
 export function completeTask(ctx: AccountContext, { id, ifMatch }: { id: string; ifMatch?: string }): TaskChange {
   return completeWith(ctx, id, { completed: true }, versionsIn(ifMatch, id), "return");
@@ -36,7 +37,7 @@ export function completeWith(
   whenCompleted: WhenCompleted,
 ): TaskChange {
   const row = liveTask(ctx.db, id, versions);
-  if (row.completed && whenCompleted === "return") return retriedCompletion(ctx, row);
+  if (row.completed && whenCompleted === "return") return { ...retriedCompletion(ctx, row), alreadyCompleted: true };
   const merged = { ...row, ...changes } as TaskRow;
   const repeating = !row.completed && merged.repeat;
   const upcoming = repeating ? nextOccurrence({ ...merged, repeat: repeating }, ctx.timeZone, new Date()) : null;
@@ -53,7 +54,8 @@ export function completeWith(
   // Its open subtasks are done with it; the next occurrence gets them again, open (cascade.ts).
   const cascade = [...completeSubtasks(ctx.db, id), ...(next ? copySubtasks(ctx, id, next.id) : [])];
   const change: TaskChange = next ? { task: toTask(updated), next: toTask(next) } : { task: toTask(updated) };
-  return cascade.length > 0 ? { ...change, cascade } : change;
+  const withCascade = cascade.length > 0 ? { ...change, cascade } : change;
+  return row.completed ? { ...withCascade, alreadyCompleted: true } : withCascade;
 }
 
 /** A completed task again: with the next occurrence its completion created, while that still exists. */

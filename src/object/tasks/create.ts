@@ -6,6 +6,7 @@ import { hasList, listCreated } from "../lists/names";
 import type { TaskRow } from "../schema";
 import { reopenParents } from "./cascade";
 import { type Created, createTaskOnce } from "./idempotency";
+import { firstOccurrence } from "../../domain/tasks/recurrence";
 import { insertTask, withResolvedList } from "./insert";
 import { withPriority } from "./priority";
 import { inputColumns, toTask } from "./row";
@@ -42,6 +43,8 @@ function createTree(ctx: AccountContext, input: TaskInput): Created {
     throw refuse("subtasks", `one create makes at most ${MAX_TASKS_PER_CREATE} tasks, this task and its subtasks`);
   const height = heightOf(subtasks);
   let values = withPriority(withResolvedList(ctx, inputColumns(fields)));
+  // A weekly rule whose days miss the due date starts on its first day (domain/tasks/recurrence.ts).
+  Object.assign(values, firstOccurrence(values, ctx.timeZone));
   if (typeof values.parentId === "string") {
     const parent = parentFor(ctx.db, values.parentId, height);
     if (fields.listId !== undefined && values.listId !== parent.listId)

@@ -41,4 +41,6 @@ export interface TaskChange {
   next?: Task;
   cascade?: Cascaded[];
   notice?: WriteNotice;
+  /** Set when a completion found the task already completed (it stays so: completing is idempotent). */
+  alreadyCompleted?: true;
 }

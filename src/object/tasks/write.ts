@@ -5,6 +5,7 @@ import { tasks } from "../schema";
 import type { AccountContext } from "../context";
 import { completeWith } from "./complete";
 import { versionsIn } from "../../domain/tasks/etag";
+import { firstOccurrence } from "../../domain/tasks/recurrence";
 import { hasList, listCreated } from "../lists/names";
 import { withResolvedList } from "./insert";
 import { withResolvedLabels } from "../labels/names";
@@ -67,6 +68,8 @@ export function updateTask(ctx: AccountContext, { id, patch, ifMatch }: UpdateTa
   const all = { ...changes, ...placed };
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
   if (Object.keys(all).length === 0) return { task: toTask(current) };
+  // A weekly rule whose days miss the due date starts on its first day (domain/tasks/recurrence.ts).
+  if ("due" in all || "repeat" in all) Object.assign(all, firstOccurrence({ ...current, ...all }, ctx.timeZone));
   const change: TaskChange =
     all.completed === true
       ? completeWith(ctx, id, all, versions, "update")
