@@ -38,12 +38,32 @@ function toolsTable(tools, order) {
   return table(["Tool", "What it does", "Arguments", "Kind"], rows);
 }
 
+const API_BASE = "/api/v1";
+
+/**
+ * One row per resource (the path's first segment under the base), its operations in the examples' order, each
+ * `id` with its method and path, then the credentials they share. A row per operation grew the body with every
+ * route and restated the summaries the reference gives; the reference keeps one section per operation.
+ */
 function operationsTable(operations, order) {
-  const rows = order
-    .map((id) => operations.get(id))
-    .map((op) => [`\`${op.id}\``, `\`${op.method} ${op.path}\``, cell(op.summary), credentialsOf(op)]);
+  const groups = new Map();
+  for (const op of order.map((id) => operations.get(id))) {
+    const relative = op.path.startsWith(API_BASE) ? op.path.slice(API_BASE.length) || "/" : op.path;
+    const resource = op.path.startsWith(API_BASE) ? relative.split("/")[1] || "root" : relative.split("/")[1];
+    const group = groups.get(resource) ?? [];
+    group.push({ op, request: `${op.method} ${relative}` });
+    groups.set(resource, group);
+  }
+  const rows = [...groups].map(([resource, group]) => {
+    const credentials = [...new Set(group.map(({ op }) => credentialsOf(op)))];
+    const each = credentials.length > 1;
+    const listed = group.map(
+      ({ op, request }) => `\`${op.id}\` \`${request}\`${each ? ` (${credentialsOf(op)})` : ""}`,
+    );
+    return [`\`${resource}\``, listed.join(", "), each ? "as marked" : credentials[0]];
+  });
   // No "Kind" column, unlike the tools: the method says whether an operation writes.
-  return table(["Operation", "Request", "What it does", "Credentials"], rows);
+  return table(["Resource", "Operations: `id` and request", "Credentials"], rows);
 }
 
 function errorsTable(codes, problems) {

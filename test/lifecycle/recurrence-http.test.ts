@@ -37,6 +37,8 @@ describe("completing a repeating task", () => {
       reminder: "2026-03-30T18:00:00+00:00",
       repeat: "FREQ=MONTHLY",
       labels: ["bills"],
+      priority: 3,
+      position: next.position,
       updatedAt: next.updatedAt,
     });
     expect((await listAll(user.key)).data).toHaveLength(2);

@@ -117,7 +117,8 @@ describe("build-skill", () => {
     const { skill, reference } = renderSkill(sources());
     assert.match(skill, /^---\nname: demo\n[\s\S]*\n---\n<!-- Generated [^\n]*-->\n\n# Demo\n\nHand-written\.\n/);
     assert.ok(skill.includes("| `list_things` | List things | `query` | read-only |"), skill);
-    assert.ok(skill.includes("| `listThings` | `GET /api/v1/things` | List things | API key |"), skill);
+    // One row per resource, its operations with their requests relative to the base.
+    assert.ok(skill.includes("| `things` | `listThings` `GET /things` | API key |"), skill);
     // The codes the document names, and those only MCP answers.
     assert.ok(skill.includes("| 401 | `unauthorized` | Get a new key. |\n| 403 | `insufficient_scope` |"), skill);
     assert.doesNotMatch(skill, /<!-- skill:/);
