@@ -7,7 +7,7 @@ import { rpc, rpcResult } from "./client";
  * A model reads every tool's name, description and schemas on every conversation: tools/list is a
  * token budget (issue 16). Measured as the issue states it: o200k_base on JSON.stringify(result).
  */
-const BUDGET = 2500;
+const BUDGET = 3000;
 
 describe("tools/list token budget", () => {
   it(`is at most ${BUDGET} tokens for all tools (o200k_base)`, async () => {

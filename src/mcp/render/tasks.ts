@@ -1,0 +1,116 @@
+/**
+ * The text block of the task tools' results, one renderer per kind of result: a task, a change to one
+ * (created, updated, completed), a deletion, a page of tasks. A host that shows the model only text
+ * must lose nothing it needs to go on: ids, titles, dates, list, priority, labels, parent, and what a
+ * call changed. structuredContent keeps the full data (docs/mcp.md, "Results come once").
+ */
+
+/** A task as the renderers read it: every field optional, so a field that lands later needs no change here. */
+export interface TaskView {
+  id: string;
+  title: string;
+  completed?: boolean;
+  completedAt?: string;
+  due?: string;
+  reminder?: string;
+  repeat?: string;
+  listId?: string;
+  important?: boolean;
+  priority?: number;
+  labels?: string[];
+  parentId?: string;
+  notes?: string;
+  subtaskCounts?: { open: number; total: number };
+  subtasks?: TaskView[];
+}
+
+/** JSON quoting: quotes and line breaks in a title cannot blur where it ends. */
+const quoted = (text: string) => JSON.stringify(text);
+
+/** `<id> "<title>"` and its fields, shortest first. Notes only when asked: a change does not echo them. */
+export function taskLine(task: TaskView, { notes = false } = {}): string {
+  const facts: string[] = [];
+  if (task.due) facts.push(`due ${task.due}`);
+  if (task.repeat) facts.push(`repeats ${task.repeat}`);
+  if (task.reminder) facts.push(`reminder ${task.reminder}`);
+  if (task.listId) facts.push(`list ${quoted(task.listId)}`);
+  // With priority, important is implied (priority 3 or 4); before it, the flag says it.
+  if (task.priority !== undefined) {
+    if (task.priority > 1) facts.push(`priority ${task.priority}`);
+  } else if (task.important) facts.push("important");
+  if (task.labels?.length) facts.push(`labels ${task.labels.map(quoted).join(" ")}`);
+  if (task.parentId) facts.push(`subtask of ${task.parentId}`);
+  if (task.subtaskCounts) facts.push(`${task.subtaskCounts.open}/${task.subtaskCounts.total} subtasks open`);
+  if (task.completed) facts.push(task.completedAt ? `done ${task.completedAt}` : "done");
+  if (notes && task.notes) facts.push(`notes ${quoted(task.notes)}`);
+  return [`${task.id} ${quoted(task.title)}`, ...facts].join(", ");
+}
+
+/** A task and, indented below it, its subtasks (a created plan, a tree). */
+function tree(task: TaskView, depth = 0, options = {}): string[] {
+  const lines = [`${"  ".repeat(depth)}- ${taskLine(task, options)}`];
+  for (const sub of task.subtasks ?? []) lines.push(...tree(sub, depth + 1, options));
+  return lines;
+}
+
+/** The side channel of a write that made a list nobody named before (contract of issue 34, item 5). */
+export interface ListNotice {
+  listCreated?: { id: string; name: string; closest?: string[] };
+}
+
+function noticeLines(notice: ListNotice | undefined): string[] {
+  const created = notice?.listCreated;
+  if (!created) return [];
+  const closest = created.closest?.length ? ` Did you mean ${created.closest.join(" or ")}?` : "";
+  return [`Created a new list ${quoted(created.name)}.${closest} Move it with update_task.`];
+}
+
+/** create_task: the task, its subtasks if any, and whether it was a replay. */
+export function renderCreated(result: { task: TaskView; replayed?: true; notice?: ListNotice }): string {
+  const head = result.replayed ? "Already created (same clientRequestId), nothing new:" : "Created:";
+  return [head, ...tree(result.task), ...noticeLines(result.notice)].join("\n");
+}
+
+/** The properties a patch set, in words: `due` or `due cleared`. */
+export function changedFields(patch: Record<string, unknown>): string[] {
+  return Object.entries(patch)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => (value === "" || value === null ? `${name} cleared` : name));
+}
+
+/** update_task and complete_task: the task after the change, what changed, and a repeating task's next one. */
+export function renderChange(
+  verb: "Updated" | "Completed",
+  result: { task: TaskView; next?: TaskView; notice?: ListNotice },
+  changed: string[] = [],
+): string {
+  const what = verb === "Updated" ? ` (${changed.join(", ") || "nothing changed"})` : "";
+  const lines = [`${verb}${what}: ${taskLine(result.task)}`];
+  if (result.next) lines.push(`Next occurrence: ${taskLine(result.next)}`);
+  return [...lines, ...noticeLines(result.notice)].join("\n");
+}
+
+export const renderDeleted = ({ id }: { id: string }) => `Deleted ${id}.`;
+
+/** list_tasks: the clock a model resolves dates with, one line per task, then paging, deletions, lists, hint. */
+export function renderPage(page: {
+  tasks: TaskView[];
+  count: number;
+  serverTime: string;
+  timeZone: string;
+  today: string;
+  nextCursor?: string;
+  deleted?: { id: string }[];
+  lists?: { id: string; name: string }[];
+  hint?: string;
+}): string {
+  const noun = page.count === 1 ? "task" : "tasks";
+  const lines = [`${page.count} ${noun}; today ${page.today} (${page.timeZone}), serverTime ${page.serverTime}`];
+  for (const task of page.tasks) lines.push(`- ${taskLine(task, { notes: true })}`);
+  if (page.nextCursor) lines.push(`More: cursor ${quoted(page.nextCursor)}`);
+  if (page.deleted?.length) lines.push(`Deleted since: ${page.deleted.map((t) => t.id).join(", ")}`);
+  if (page.lists)
+    lines.push(`Lists (id name): ${page.lists.map((l) => `${l.id} ${quoted(l.name)}`).join(", ") || "none"}`);
+  if (page.hint) lines.push(`Hint: ${page.hint}`);
+  return lines.join("\n");
+}
