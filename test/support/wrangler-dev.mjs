@@ -88,7 +88,13 @@ export async function startWranglerDev({ vars = {} } = {}) {
     await rm(stateDir, { recursive: true, force: true });
   };
   try {
-    const migrate = await runNode([wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir]);
+    // Five minutes: on a loaded machine (2 cores shared by many runs) applying them took over two.
+    const migrate = await runNode(
+      [wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
+      {
+        timeout: 300_000,
+      },
+    );
     if (migrate.code !== 0)
       throw new Error(`wrangler d1 migrations apply exited ${migrate.code}:\n${migrate.stdout}${migrate.stderr}`);
     const [port, inspectorPort] = [await freePort(), await freePort()];
