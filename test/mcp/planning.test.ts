@@ -39,7 +39,7 @@ describe.runIf(has("parentId"))("create_task with subtasks", () => {
     );
     const lines = text.split("\n");
     expect(lines[1]).toMatch(new RegExp(`^- ${task.id} "Team offsite", due 2026-12-11`));
-    task.subtasks.forEach((t: any, i: number) => expect(lines[2 + i]).toMatch(new RegExp(`^  - ${t.id} "${t.title}"`)));
+    for (const [i, t] of task.subtasks.entries()) expect(lines[2 + i]).toMatch(new RegExp(`^  - ${t.id} "${t.title}"`));
     const tree = await json(await call(`/api/v1/tasks/${task.id}?subtasks=true`, { token: user.key }));
     expect(tree.subtasks.map((t: any) => t.title)).toEqual(steps);
   });
