@@ -77,11 +77,14 @@ const steps = [
 
 /** Arguments of issue 34 that a build without its fields refuses (validation_failed naming them). */
 const ISSUE_34 = ["priority", "labels", "subtasks", "parentId", "before", "after"];
-const fieldsOf = (result) =>
-  /^Fields: (.*)$/m
-    .exec(result.content?.[0]?.text ?? "")?.[1]
-    .split("; ")
-    .map((f) => f.slice(0, f.indexOf(":")).split(".")[0]) ?? [];
+/** The argument names a validation_failed error names: `Fields: title: …` or `(arguments): unknown properties: a, b`. */
+const fieldsOf = (result) => {
+  const line = /^Fields: (.*)$/m.exec(result.content?.[0]?.text ?? "")?.[1] ?? "";
+  return line.split("; ").flatMap((f) => {
+    const unknown = /unknown properties?: (.*)$/.exec(f);
+    return unknown ? unknown[1].split(", ") : [f.slice(0, f.indexOf(":")).split(".")[0]];
+  });
+};
 
 const tokensOf = (result) => {
   const text = (result.content ?? []).map((c) => c.text ?? "").join("\n");

@@ -16,6 +16,7 @@ import * as z from "zod";
  *   Optional properties (`next`, `nextCursor`, a task's `due`) are named in the tool's description;
  *   objects stay open.
  * - A schema with a registry id (`Task`) is written once per tool under `$defs` and referenced.
+ * - A description is written once per schema: the same words again further down are dropped.
  */
 export type JsonSchema = Record<string, unknown>;
 export type SchemaIo = "input" | "output";
@@ -30,6 +31,8 @@ const OUTPUT_ONLY_SHAPE = [
   "maxLength",
   "minimum",
   "maximum",
+  "minItems",
+  "maxItems",
   "title",
 ];
 
@@ -103,6 +106,21 @@ function dropUnusedDefs(json: JsonSchema): void {
   if (!used.size) delete json.$defs;
 }
 
+/**
+ * A description is published once per schema: a nested property that says again what an earlier one
+ * said (create_task's `subtasks` items take the task's own fields) keeps its type and limits, and the
+ * description above it says where to read. JSON key order is document order, so the first one stays.
+ */
+function describeOnce(node: unknown, seen = new Set<string>()): void {
+  if (!node || typeof node !== "object") return;
+  const schema = node as JsonSchema;
+  if (typeof schema.description === "string") {
+    if (seen.has(schema.description)) delete schema.description;
+    else seen.add(schema.description);
+  }
+  for (const value of Object.values(schema)) describeOnce(value, seen);
+}
+
 export function publishedSchema(schema: z.ZodType, io: SchemaIo): JsonSchema {
   const json = z.toJSONSchema(schema, {
     target: "draft-2020-12",
@@ -112,6 +130,7 @@ export function publishedSchema(schema: z.ZodType, io: SchemaIo): JsonSchema {
   }) as JsonSchema;
   delete json.$schema;
   simplifyUnions(json);
+  describeOnce(json);
   if (io === "output") shallowOutput(json);
   dropUnusedDefs(json);
   return json;

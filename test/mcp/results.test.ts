@@ -74,7 +74,7 @@ describe("result text", () => {
     const { data } = await both(client, "create_task", { title: "Water", due: "2026-12-01", repeat: "FREQ=WEEKLY" });
     const { text, data: done } = await both(client, "complete_task", { id: data.task.id });
     const [first, second] = text.split("\n");
-    expect(first).toMatch(new RegExp(`^Completed: ${data.task.id} "Water", due 2026-12-01, .*done \\d{4}-`));
+    expect(first).toBe(`Completed: ${data.task.id} "Water", due 2026-12-01, done`);
     expect(second).toBe(`Next occurrence: ${done.next.id} "Water", due 2026-12-08, repeats FREQ=WEEKLY`);
   });
 
@@ -107,6 +107,14 @@ describe("result text", () => {
     expect(rest.text).toMatch(/"Milk", list "[^"]+", (important|priority 3|priority 4)/);
     const unknown = await both(client, "list_tasks", { listId: "no-such-list" });
     expect(unknown.text).toMatch(/^0 tasks; .*\nHint: No list has this listId/);
+  });
+
+  it("says when a listed task was done", async () => {
+    const client = await maxClient();
+    const { data } = await both(client, "create_task", { title: "Done" });
+    await both(client, "complete_task", { id: data.task.id });
+    const { text, data: page } = await both(client, "list_tasks", { completed: true });
+    expect(text).toContain(`- ${data.task.id} "Done", done ${page.tasks[0].completedAt}`);
   });
 
   it("lists the deletions of a sync", async () => {

@@ -27,29 +27,36 @@ export interface TaskView {
 /** JSON quoting: quotes and line breaks in a title cannot blur where it ends. */
 const quoted = (text: string) => JSON.stringify(text);
 
-/** `<id> "<title>"` and its fields, shortest first. Notes only when asked: a change does not echo them. */
-export function taskLine(task: TaskView, { notes = false } = {}): string {
+export interface LineOptions {
+  /** Listings: the notes, and when a task was completed. A change does not echo what the model just sent. */
+  listing?: boolean;
+  /** A subtask under its parent in a tree: the parent and the list it shares go without saying. */
+  under?: TaskView;
+}
+
+/** `<id> "<title>"` and its fields, shortest first. */
+export function taskLine(task: TaskView, { listing = false, under }: LineOptions = {}): string {
   const facts: string[] = [];
   if (task.due) facts.push(`due ${task.due}`);
   if (task.repeat) facts.push(`repeats ${task.repeat}`);
   if (task.reminder) facts.push(`reminder ${task.reminder}`);
-  if (task.listId) facts.push(`list ${quoted(task.listId)}`);
+  if (task.listId && task.listId !== under?.listId) facts.push(`list ${quoted(task.listId)}`);
   // With priority, important is implied (priority 3 or 4); before it, the flag says it.
   if (task.priority !== undefined) {
     if (task.priority > 1) facts.push(`priority ${task.priority}`);
   } else if (task.important) facts.push("important");
   if (task.labels?.length) facts.push(`labels ${task.labels.map(quoted).join(" ")}`);
-  if (task.parentId) facts.push(`subtask of ${task.parentId}`);
+  if (task.parentId && task.parentId !== under?.id) facts.push(`subtask of ${task.parentId}`);
   if (task.subtaskCounts) facts.push(`${task.subtaskCounts.open}/${task.subtaskCounts.total} subtasks open`);
-  if (task.completed) facts.push(task.completedAt ? `done ${task.completedAt}` : "done");
-  if (notes && task.notes) facts.push(`notes ${quoted(task.notes)}`);
+  if (task.completed) facts.push(listing && task.completedAt ? `done ${task.completedAt}` : "done");
+  if (listing && task.notes) facts.push(`notes ${quoted(task.notes)}`);
   return [`${task.id} ${quoted(task.title)}`, ...facts].join(", ");
 }
 
 /** A task and, indented below it, its subtasks (a created plan, a tree). */
-function tree(task: TaskView, depth = 0, options = {}): string[] {
-  const lines = [`${"  ".repeat(depth)}- ${taskLine(task, options)}`];
-  for (const sub of task.subtasks ?? []) lines.push(...tree(sub, depth + 1, options));
+function tree(task: TaskView, depth = 0, under?: TaskView): string[] {
+  const lines = [`${"  ".repeat(depth)}- ${taskLine(task, { under })}`];
+  for (const sub of task.subtasks ?? []) lines.push(...tree(sub, depth + 1, task));
   return lines;
 }
 
@@ -106,7 +113,7 @@ export function renderPage(page: {
 }): string {
   const noun = page.count === 1 ? "task" : "tasks";
   const lines = [`${page.count} ${noun}; today ${page.today} (${page.timeZone}), serverTime ${page.serverTime}`];
-  for (const task of page.tasks) lines.push(`- ${taskLine(task, { notes: true })}`);
+  for (const task of page.tasks) lines.push(`- ${taskLine(task, { listing: true })}`);
   if (page.nextCursor) lines.push(`More: cursor ${quoted(page.nextCursor)}`);
   if (page.deleted?.length) lines.push(`Deleted since: ${page.deleted.map((t) => t.id).join(", ")}`);
   if (page.lists)
