@@ -31,13 +31,14 @@ const mask = (shape: object, names: string[]) =>
 
 /**
  * A plan in one call (issue 34): steps created under the new task, atomically, in their order. One
- * level here, so the published arguments stay inline (some hosts do not resolve `$ref`s); a step of a
- * step is a create_task with `parentId`. A subtask shares its parent's list.
+ * level here where REST nests (TaskInput's `subtasks` refers to itself, a `$ref`): published arguments
+ * stay inline, as some hosts do not resolve `$ref`s. A step of a step is a create_task with `parentId`.
+ * A subtask shares its parent's list.
  */
 const subtasks = declaredField("parentId")
   ? {
       subtasks: z
-        .array(TaskInput.omit(mask(TaskInput.shape, ["listId", "parentId"])))
+        .array(TaskInput.omit(mask(TaskInput.shape, ["listId", "parentId", "subtasks"])))
         .min(1)
         .max(50)
         .optional()
