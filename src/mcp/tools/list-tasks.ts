@@ -26,7 +26,11 @@ const issue34Filters = {
     ? { labels: z.array(label).min(1).max(20).optional().meta({ description: "Tasks with all these labels." }) }
     : {}),
   ...(priority
-    ? { priority: oneOrMore(priority).optional().meta({ description: "Tasks with one of these priorities." }) }
+    ? {
+        priority: oneOrMore(priority.meta({ description: undefined }))
+          .optional()
+          .meta({ description: "Tasks with one of these priorities (4 urgent … 1 none)." }),
+      }
     : {}),
   ...(declaredField("parentId")
     ? {

@@ -11,7 +11,8 @@ const SYNC_ONLY = ["updatedAt", "position"] as const;
 type SyncOnly = (typeof SYNC_ONLY)[number];
 
 const present = SYNC_ONLY.filter((name) => name in Task.shape);
-export const ModelTask = Task.omit(Object.fromEntries(present.map((name) => [name, true])) as { updatedAt: true })
+const omitted = Task.omit(Object.fromEntries(present.map((name) => [name, true])) as { updatedAt: true });
+export const ModelTask = (omitted as unknown as z.ZodType<Omit<Task, SyncOnly>, Omit<Task, SyncOnly>>)
   // The same registry id: tools/list writes it once per tool under $defs as `Task`.
   .meta({ id: "Task", description: "A personal task." });
 export type ModelTask = z.infer<typeof ModelTask>;
