@@ -3,6 +3,11 @@ import { defineConfig } from "drizzle-kit";
 // Generates the SQL migrations that `wrangler d1 migrations apply` and the tests run.
 export default defineConfig({
   dialect: "sqlite",
-  schema: ["./src/control/schema.ts", "./src/control/billing-schema.ts"],
+  schema: [
+    "./src/control/schema.ts",
+    "./src/control/billing-schema.ts",
+    "./src/control/email-schema.ts",
+    "./src/control/totp-schema.ts",
+  ],
   out: "./migrations",
 });

@@ -1,5 +1,6 @@
 // Bundles the browser pages with esbuild for Workers static assets: the account page (web/main.ts →
-// static/app.js) and the tasks page (web/tasks/main.ts → static/tasks.js, Preact with htm). The tasks
+// static/app.js), the tasks page (web/tasks/main.ts → static/tasks.js, Preact with htm), and the pages mailed links
+// open (web/links.ts → static/links.js: /verify, /reset). The tasks
 // page's JavaScript must stay within TASKS_LIMIT_KIB gzip: over it, the build fails.
 // Plain Node ESM so it runs under Node 20 and 22; the outputs are gitignored.
 import { readFileSync } from "node:fs";
@@ -12,7 +13,7 @@ const TASKS_LIMIT_KIB = 40;
 
 await build({
   absWorkingDir: root,
-  entryPoints: { app: "web/main.ts", tasks: "web/tasks/main.ts" },
+  entryPoints: { app: "web/main.ts", tasks: "web/tasks/main.ts", links: "web/links.ts" },
   outdir: "static",
   bundle: true,
   format: "esm",

@@ -1,13 +1,18 @@
 // Gives a fresh clone a local ADMIN_TOKEN in .dev.vars (gitignored), so `npm run dev`
 // serves the admin route and `npm run demo-key` can grant Max. Never used in production.
-// It also keeps PUBLIC_ORIGIN empty locally: links then point at the local server, even once
-// wrangler.toml names the production origin.
+// It also keeps PUBLIC_ORIGIN empty locally (links then point at the local server, even once wrangler.toml names the
+// production origin), and names a mail sender, so mail is on and simulated by wrangler.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 if (!existsSync(".dev.vars")) {
   writeFileSync(".dev.vars", `ADMIN_TOKEN=dev-${randomBytes(18).toString("base64url")}\n`);
   console.log("Created .dev.vars with a local ADMIN_TOKEN.");
+}
+if (!/^MAIL_FROM=/m.test(readFileSync(".dev.vars", "utf8"))) {
+  // wrangler dev simulates the EMAIL binding: mail is "sent" to files under .wrangler/tmp/email/ and logged.
+  appendFileSync(".dev.vars", "MAIL_FROM=todo@localhost.test\n");
+  console.log("Added MAIL_FROM to .dev.vars: local mail is simulated and logged (README, Development notes).");
 }
 if (!/^PUBLIC_ORIGIN=/m.test(readFileSync(".dev.vars", "utf8"))) {
   appendFileSync(".dev.vars", "PUBLIC_ORIGIN=\n");

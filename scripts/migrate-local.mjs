@@ -2,11 +2,16 @@
 // wrangler itself prints the migration table once per migration, and in a terminal it stops at "Your database
 // may not be available … continue? (Y/n)". Here its output is captured, so it is not a terminal and never asks,
 // and the whole output is shown only when it fails. Arguments reach wrangler (e.g. --persist-to <dir>).
+// First, a local store an earlier release's config named differently is carried over (carry-local-state.mjs).
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { carryLocalState } from "./carry-local-state.mjs";
 
 const root = join(import.meta.dirname, "..");
+const persistAt = process.argv.indexOf("--persist-to");
+const persistRoot = persistAt > 0 ? resolve(process.argv[persistAt + 1]) : join(root, ".wrangler", "state");
+for (const line of await carryLocalState(persistRoot, root)) console.log(line);
 const wranglerBin = join(root, "node_modules", "wrangler", "bin", "wrangler.js");
 const args = ["d1", "migrations", "apply", "DB", "--local", ...process.argv.slice(2)];
 const run = spawnSync(process.execPath, [wranglerBin, ...args], {

@@ -11,6 +11,10 @@ export interface Account {
   email: string;
   timeZone: string;
   membership: Membership;
+  createdAt: string;
+  totpEnabled: boolean;
+  /** "unavailable": this deployment sends no mail. */
+  emailVerification: "verified" | "pending" | "unavailable";
 }
 
 export interface ApiKey {
@@ -65,8 +69,14 @@ export interface PageWebhook {
   description?: string;
   enabled: boolean;
   disabledReason?: string;
-  recentFailures?: Delivery[];
+  previousSecretExpiresAt?: string;
+  recentFailures: Delivery[];
+  recentDeliveries: Delivery[];
+  pending: { eventId: string; type: string; attempts: number; nextAttemptAt: string }[];
 }
+
+/** A webhook as created or rotated: its secret, shown once. */
+export type WebhookSecret = Omit<PageWebhook, "recentFailures" | "recentDeliveries" | "pending"> & { secret: string };
 
 export interface FieldError {
   path: string;
@@ -158,7 +168,8 @@ type SessionResult = { token: string; account: Account };
 
 export const api = {
   signUp: (body: Credentials) => call<SessionResult>("/auth/signup", { method: "POST", body, deviceCookie: true }),
-  logIn: (body: Credentials) => call<SessionResult>("/auth/login", { method: "POST", body, deviceCookie: true }),
+  logIn: (body: Credentials & { code?: string }) =>
+    call<SessionResult>("/auth/login", { method: "POST", body, deviceCookie: true }),
   logOut: (token: string) => call<void>("/auth/logout", { method: "POST", token }),
   getAccount: (token: string) => call<Account>("/account", { token }),
   updateAccount: (token: string, body: { timeZone: string }) =>
@@ -191,7 +202,28 @@ export const api = {
   listWebhooks: (token: string) => call<{ data: PageWebhook[] }>("/account/webhooks", { token }).then((r) => r.data),
   setWebhookEnabled: (token: string, id: string, enabled: boolean) =>
     call<PageWebhook>(`/account/webhooks/${encodeURIComponent(id)}`, { method: "PATCH", body: { enabled }, token }),
+  createWebhook: (token: string, body: { url: string; description?: string }) =>
+    call<WebhookSecret>("/account/webhooks", { method: "POST", body, token }),
+  rotateWebhookSecret: (token: string, id: string) =>
+    call<WebhookSecret>(`/account/webhooks/${encodeURIComponent(id)}/rotate-secret`, {
+      method: "POST",
+      body: {},
+      token,
+    }),
   deleteWebhook: (token: string, id: string) =>
     call<void>(`/account/webhooks/${encodeURIComponent(id)}`, { method: "DELETE", token }),
   root: () => call<ApiRoot>("/api/v1/"),
+  startTotp: (token: string) =>
+    call<{ secret: string; otpauthUri: string }>("/account/totp", { method: "POST", token }),
+  confirmTotp: (token: string, code: string) =>
+    call<{ recoveryCodes: string[] }>("/account/totp/confirm", { method: "POST", body: { code }, token }),
+  disableTotp: (token: string, code: string) =>
+    call<void>("/account/totp", { method: "DELETE", body: { code }, token }),
+  resendVerification: (token: string) => call<void>("/auth/verify/resend", { method: "POST", token }),
+  changeEmail: (token: string, body: { email: string; password: string }) =>
+    call<void>("/account/email", { method: "POST", body, token }),
+  verify: (token: string) => call<void>("/auth/verify", { method: "POST", body: { token } }),
+  requestReset: (email: string) => call<void>("/auth/password-reset", { method: "POST", body: { email } }),
+  confirmReset: (token: string, newPassword: string) =>
+    call<void>("/auth/password-reset/confirm", { method: "POST", body: { token, newPassword } }),
 };

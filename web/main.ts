@@ -3,12 +3,15 @@ import { CONTROL_LABELS, refreshSessions, wireAccountControl, type ControlDeps }
 import { renderConnection, wireCopyButtons } from "./connection";
 import { refreshBilling, wireBilling } from "./billing";
 import { refreshConnections } from "./connections";
-import { refreshFeed, refreshWebhooks, wireFeed } from "./events";
+import { refreshFeed, wireFeed } from "./events";
+import { refreshWebhooks, wireWebhooks } from "./webhooks";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
 import { session } from "./session";
 import { endpointsFor } from "./snippets";
+import { renderVerification, wireEmail } from "./email";
+import { askForSignInCode, renderTotp, signInCode, wireTotp } from "./totp";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
@@ -19,6 +22,8 @@ const LABELS = { email: "Email", password: "Password", name: "Key name", timeZon
 // What the Security and Your data sections need to know of the signed-in state.
 let currentAccount: Account | null = null;
 let currentKeys: ApiKey[] = [];
+// An unverified account over a week old: the verification prompt comes before everything else (web/email.ts).
+let verifyFirst = false;
 
 function showNotice(message: string | null, kind: "info" | "error" = "info"): void {
   const notice = byId("notice");
@@ -89,6 +94,8 @@ function showAccount(account: Account): void {
   byId("session-email").textContent = account.email;
   renderMembership(account.membership);
   renderTimeZone(account);
+  verifyFirst = renderVerification(account);
+  renderTotp(account);
   byId("loading").hidden = true;
   byId("signed-out").hidden = true;
   byId("signed-in").hidden = false;
@@ -118,7 +125,8 @@ async function enter(account: Account, focus: boolean): Promise<void> {
     refreshWebhooks(account.membership.active, (error) => handleError(error)),
   ]);
   // SKILL.md links people to /#ai-connection, max_required and Stripe to /#billing; both exist only once signed in.
-  if (window.location.hash === "#ai-connection") byId("ai-title").focus();
+  if (verifyFirst) byId("verify-banner").focus();
+  else if (window.location.hash === "#ai-connection") byId("ai-title").focus();
   else if (window.location.hash === "#billing") byId("membership-title").focus();
   else if (focus) byId("account-title").focus();
 }
@@ -164,7 +172,7 @@ function wireAuthForm(
         await enter(result.account, true);
       });
     } catch (error) {
-      showApiError(form, error, LABELS);
+      if (!askForSignInCode(error)) showApiError(form, error, LABELS);
     }
   });
 }
@@ -235,14 +243,22 @@ const control: ControlDeps = {
 async function start(): Promise<void> {
   renderConnection(endpoints, null);
   wireCopyButtons(document.body);
-  wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password }), 1);
+  wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password, code: signInCode() }), 1);
   wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
   wireCreateKey();
   wireSignOut();
   wireFeed((error) => handleError(error));
+  wireWebhooks((error) => handleError(error));
   wireAccountControl(control);
   wireBilling((error) => handleError(error));
   wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });
+  wireEmail(handleError);
+  wireTotp({
+    handleError,
+    updated: (on) => {
+      if (currentAccount) currentAccount = { ...currentAccount, totpEnabled: on };
+    },
+  });
   void showContact();
 
   const token = session.get();

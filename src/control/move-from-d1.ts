@@ -26,10 +26,14 @@ const booleanColumns = Object.entries(getTableColumns(tasks))
   .filter(([, column]) => column.dataType === "boolean")
   .map(([key]) => key);
 
-/** A stored replay of the single-database release (its SQL JSON kept booleans as 0 and 1) as a row. */
+/**
+ * A stored replay of the single-database release (its SQL JSON kept booleans as 0 and 1) as a row; that
+ * release had no labels, so the row has none.
+ */
 function storedRow(json: string): string {
   const row = JSON.parse(json) as Record<string, unknown>;
   for (const key of booleanColumns) row[key] = !!row[key];
+  row.labels ??= [];
   return JSON.stringify(row);
 }
 

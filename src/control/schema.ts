@@ -14,6 +14,8 @@ export const accounts = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     timeZone: text("time_zone").notNull().default("UTC"),
     createdAt: text("created_at").notNull().default(nowSql),
+    /** When the address was proven by a mailed link (email-schema.ts); NULL until then. */
+    emailVerifiedAt: text("email_verified_at"),
   },
   (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
 );
@@ -101,10 +103,15 @@ export const waitingMoves = sqliteTable("waiting_moves", {
     .references(() => accounts.id, { onDelete: "cascade" }),
 });
 
-/** The columns of each declared task field (domain/tasks/fields.ts), in declaration order. */
-const taskColumns = Object.fromEntries(Object.entries(taskFields).map(([key, field]) => [key, field.column])) as {
-  [K in keyof TaskFields]: TaskFields[K]["column"];
-};
+/**
+ * The columns of each declared task field (domain/tasks/fields.ts), in declaration order, but those only the
+ * account objects have (`objectOnly`): the single-database release never wrote them.
+ */
+const taskColumns = Object.fromEntries(
+  Object.entries(taskFields)
+    .filter(([, field]) => !("objectOnly" in field))
+    .map(([key, field]) => [key, field.column]),
+) as { [K in keyof TaskFields as TaskFields[K] extends { objectOnly: true } ? never : K]: TaskFields[K]["column"] };
 
 export const tasks = sqliteTable(
   "tasks",

@@ -3,7 +3,7 @@ import * as z from "zod";
 import { sha256Hex } from "../domain/crypto";
 import { newFeedToken } from "../object/feeds";
 import { allowsLoopback } from "../domain/webhooks/address";
-import { Delivery, Webhook } from "../domain/webhooks/schemas";
+import { Delivery, NewWebhook, PendingDelivery, Webhook, WebhookInput } from "../domain/webhooks/schemas";
 import type { AppEnv } from "../transport/env";
 import { json, session } from "./account-schemas";
 import { errorResponses } from "../transport/problem";
@@ -11,8 +11,8 @@ import { absoluteUrl } from "../transport/public-origin";
 import { runFor } from "../transport/auth";
 
 /**
- * The account page's calendar feed and webhooks: see, make, rotate or turn off the feed; see the
- * webhooks and their recent failures, disable or delete one. Each is one call to the account's
+ * The account page's calendar feed and webhooks: see, make, rotate or turn off the feed; create a
+ * webhook, see each one's recent deliveries and retries, disable, enable or delete one, rotate its secret. Each is one call to the account's
  * object with the session as the credential (`runFor`: the caller `requireSession` set). Guards come from
  * createAccountApp (SESSION).
  */
@@ -26,7 +26,11 @@ const NewFeed = z.object({
   webcalUrl: z.string().openapi({ description: "The same, as webcal:// for calendar apps." }),
   createdAt: z.string(),
 });
-const PageWebhook = Webhook.extend({ recentFailures: z.array(Delivery).optional() });
+const PageWebhook = Webhook.extend({
+  recentFailures: z.array(Delivery).openapi({ description: "The last failed attempts, newest first." }),
+  recentDeliveries: z.array(Delivery).openapi({ description: "The last attempts, newest first." }),
+  pending: z.array(PendingDelivery).openapi({ description: "Deliveries still to come, the next due first." }),
+});
 const WebhookId = z.object({ id: z.string().max(100) });
 
 export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
@@ -97,7 +101,47 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "max_required", "rate_limited"),
       },
     }),
-    async (c) => c.json({ data: await runFor(c, "listWebhooks", { failures: true }) }, 200),
+    async (c) => c.json({ data: await runFor(c, "listAccountWebhooks", undefined as never) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/account/webhooks",
+      operationId: "createAccountWebhook",
+      security: session,
+      request: { body: { required: true, ...json(WebhookInput) } },
+      responses: {
+        201: { description: "The webhook, with its secret (shown once).", ...json(NewWebhook) },
+        ...errorResponses(
+          "validation_failed",
+          "unauthorized",
+          "max_required",
+          "payload_too_large",
+          "webhook_limit_reached",
+          "rate_limited",
+        ),
+      },
+    }),
+    async (c) => {
+      const args = { input: c.req.valid("json"), allowLoopback: allowsLoopback(c.env) };
+      return c.json(await runFor(c, "createWebhook", args), 201);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/account/webhooks/{id}/rotate-secret",
+      operationId: "rotateAccountWebhookSecret",
+      security: session,
+      request: { params: WebhookId, body: { required: false, ...json(z.strictObject({})) } },
+      responses: {
+        200: { description: "A new secret (shown once); the previous one signs too for 24 h.", ...json(NewWebhook) },
+        ...errorResponses("validation_failed", "unauthorized", "max_required", "webhook_not_found", "rate_limited"),
+      },
+    }),
+    async (c) => c.json(await runFor(c, "rotateWebhookSecret", c.req.valid("param")), 200),
   );
 
   app.openapi(

@@ -1,8 +1,10 @@
 import * as z from "zod";
 import { EXPORT_FORMAT } from "../control/accounts/export";
+import { Label } from "../domain/labels/schemas";
 import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
+import { Webhook } from "../domain/webhooks/schemas";
 import { ConnectionSummary } from "./account-connections";
 import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
 
@@ -31,6 +33,9 @@ export const AccountExport = z
     lists: z.array(List.pick({ id: true, name: true, createdAt: true, updatedAt: true })).openapi({
       description: "Every list, by name. Deleted lists are not included; a task's `listId` is a list's `id`.",
     }),
+    labels: z.array(Label.pick({ id: true, name: true, color: true, createdAt: true, updatedAt: true })).openapi({
+      description: "Every label, by name, with its colour. A task's `labels` holds labels' names.",
+    }),
     connections: z
       .array(
         ConnectionSummary.extend({
@@ -42,6 +47,34 @@ export const AccountExport = z
         description:
           "Every app connected over OAuth, revoked ones too: name, redirect host, scopes, dates. Never a token.",
       }),
+    billing: z
+      .object({
+        customer: z
+          .object({
+            customerId: z.string().openapi({ description: "The Stripe customer (`cus_…`)." }),
+            paymentFailedAt: z.string().nullable().openapi({ description: "The last failed payment, or null." }),
+            updatedAt: z.string(),
+          })
+          .nullable()
+          .openapi({ description: "The account's Stripe customer, or null if it never subscribed." }),
+        subscriptions: z
+          .array(
+            z.object({
+              id: z.string().openapi({ description: "The Stripe subscription (`sub_…`)." }),
+              status: z.string(),
+              currentPeriodEnd: z.string().nullable(),
+              cancelAt: z.string().nullable(),
+              pastDueSince: z.string().nullable(),
+              maxUntil: z.string().nullable().openapi({ description: "Max until then because of it." }),
+              updatedAt: z.string(),
+            }),
+          )
+          .openapi({ description: "Each subscription's last known state." }),
+      })
+      .openapi({ description: "What Stripe told the service about the account (docs/billing.md). No card data." }),
+    webhooks: z
+      .array(Webhook)
+      .openapi({ description: "Every webhook: URL, events, description, state. Never a signing secret." }),
     tasks: z
       .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
       .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),
@@ -49,5 +82,5 @@ export const AccountExport = z
   .openapi("AccountExport", {
     description:
       "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists` and " +
-      "`connections` (apps connected over OAuth).",
+      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks` and `labels`.",
   });

@@ -1,6 +1,11 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { getAccount, logIn, logOut, signUp, updateAccount } from "../control/accounts/service";
+import { type AccountView, getAccount, logIn, logOut, signUp, updateAccount } from "../control/accounts/service";
+import { sendVerification } from "../control/accounts/verification";
+import { mailOn } from "../control/mail/mailer";
+import { publicOrigin } from "../transport/public-origin";
+import { registerEmailRoutes, registerMailedLinkRoutes } from "./account-email";
+import { registerTotpRoutes } from "./account-totp";
 import { createApiKey, listApiKeys, revokeApiKey } from "../control/api-keys/service";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../transport/env";
@@ -14,6 +19,7 @@ import { registerConnectionRoutes } from "./account-connections";
 import { registerBillingRoutes } from "./billing";
 import { registerTaskRoutes } from "./v1/tasks";
 import { registerListRoutes } from "./v1/lists";
+import { registerLabelRoutes } from "./v1/labels";
 import { registerEventRoutes } from "./account-events";
 
 /** Routes for the account page. They take session tokens, never API keys. */
@@ -23,8 +29,27 @@ const Credentials = z.strictObject({
   password: NewPassword,
 });
 
-const Account = z.object({ id: z.string(), email: z.string(), timeZone: z.string(), membership: Membership });
+const Account = z.object({
+  id: z.string(),
+  email: z.string(),
+  timeZone: z.string(),
+  membership: Membership,
+  createdAt: z.string().openapi({ description: "When the account signed up (RFC 3339 UTC)." }),
+  totpEnabled: z
+    .boolean()
+    .openapi({ description: "Sign-in asks for a one-time code (POST /account/totp turns it on)." }),
+  emailVerification: z.enum(["verified", "pending", "unavailable"]).openapi({
+    description:
+      "`pending` until the link mailed at sign-up is used (POST /auth/verify; send a new one with POST /auth/verify/resend); `unavailable` when this deployment sends no mail.",
+  }),
+});
 const SessionResult = z.object({ token: z.string(), account: Account });
+
+/** The account as the API shows it: whether its address is proven, or cannot be because mail is off. */
+const present = (env: Env, { emailVerified, ...account }: AccountView): z.infer<typeof Account> => ({
+  ...account,
+  emailVerification: emailVerified ? "verified" : mailOn(env) ? "pending" : "unavailable",
+});
 
 const isTimeZone = (tz: string) => {
   try {
@@ -61,13 +86,13 @@ const NewApiKey = z.strictObject({
 /** Each group under its access (access.ts): sign-in is public, the rest needs the session. */
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>();
-  app.route("/", routesFor(SIGN_IN, registerSignInRoutes));
+  app.route("/", routesFor(SIGN_IN, registerSignInRoutes, registerMailedLinkRoutes));
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
-  // The tasks page's /account/tasks and /account/lists: REST's own routes and handlers, for the session
+  // The tasks page's /account/tasks, /account/lists and /account/labels: REST's own routes and handlers, for the session
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
   // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
   // (403 before 400 on a body) and its handler answers before those guards would run a second time.
-  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes));
+  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes));
   app.route(
     "/",
     routesFor(
@@ -78,6 +103,8 @@ export function createAccountApp() {
       registerDataRoutes,
       registerBillingRoutes,
       registerEventRoutes,
+      registerEmailRoutes,
+      registerTotpRoutes,
     ),
   );
   return app;
@@ -97,11 +124,14 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const { deviceToken, ...signedIn } = await signUp(c.var.db, c.env, c.req.valid("json"), {
+      const { deviceToken, token, account } = await signUp(c.var.db, c.env, c.req.valid("json"), {
         userAgent: c.req.header("user-agent"),
       });
       rememberDevice(c, deviceToken);
-      return c.json(signedIn, 201);
+      await sendVerification(c.var.db, c.env, account, publicOrigin(c.env, c.req.url), (work) =>
+        c.executionCtx.waitUntil(work),
+      );
+      return c.json({ token, account: present(c.env, account) }, 201);
     },
   );
 
@@ -111,10 +141,24 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/auth/login",
       operationId: "logIn",
       security: [],
-      request: body(Credentials.extend({ password: z.string().min(1).max(1024) })),
+      request: body(
+        Credentials.extend({
+          password: z.string().min(1).max(1024),
+          code: z.string().max(32).optional().openapi({
+            description:
+              "For an account with one-time codes on: the 6 digits of the authenticator app, or a recovery code (each once).",
+          }),
+        }),
+      ),
       responses: {
         200: { description: "Signed in.", ...json(SessionResult) },
-        ...errorResponses("validation_failed", "invalid_credentials", "payload_too_large", "rate_limited"),
+        ...errorResponses(
+          "validation_failed",
+          "invalid_credentials",
+          "totp_required",
+          "payload_too_large",
+          "rate_limited",
+        ),
       },
     }),
     async (c) => {
@@ -122,11 +166,11 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       // Backoff per email before the password is checked; unknown emails are counted the same way.
       for (const [name, value] of Object.entries(await limitLogin(c, credentials.email)))
         c.header(name, value, { append: true });
-      const { deviceToken, ...signedIn } = await logIn(c.var.db, credentials, {
+      const { deviceToken, token, account } = await logIn(c.var.db, credentials, {
         userAgent: c.req.header("user-agent"),
       });
       rememberDevice(c, deviceToken);
-      return c.json(signedIn, 200);
+      return c.json({ token, account: present(c.env, account) }, 200);
     },
   );
 }
@@ -165,7 +209,7 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
-    async (c) => c.json(await accountOrThrow(c), 200),
+    async (c) => c.json(present(c.env, await accountOrThrow(c)), 200),
   );
 
   app.openapi(
@@ -180,7 +224,8 @@ function registerAccountRoutes(app: OpenAPIHono<AppEnv>) {
         ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),
       },
     }),
-    async (c) => c.json(await updateAccount(c.var.db, c.env, c.var.caller.accountId, c.req.valid("json")), 200),
+    async (c) =>
+      c.json(present(c.env, await updateAccount(c.var.db, c.env, c.var.caller.accountId, c.req.valid("json"))), 200),
   );
 
   app.openapi(

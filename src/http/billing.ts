@@ -1,6 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { getAccount } from "../control/accounts/service";
+import { requireVerifiedEmail } from "../control/accounts/verification";
 import { applyStripeEvent } from "../control/billing/events";
 import { billingOf, customerOf } from "../control/billing/store";
 import { AppError } from "../domain/errors";
@@ -51,6 +52,7 @@ const toStripe = {
   ...errorResponses(
     "validation_failed",
     "unauthorized",
+    "email_unverified",
     "not_found",
     "payload_too_large",
     "rate_limited",
@@ -91,6 +93,7 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
       const accountId = c.var.caller.accountId;
       const [account, customer] = await Promise.all([getAccount(c.var.db, accountId), customerOf(c.var.db, accountId)]);
       if (!account) throw new AppError("unauthorized", "The account no longer exists.");
+      requireVerifiedEmail(c.env, account);
       const page = (path: string) => absoluteUrl(c.env, c.req.url, path);
       const stripe = await stripeClient(c.env);
       const checkout = await stripe.checkout.sessions
@@ -123,7 +126,10 @@ export function registerBillingRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       billingConfig(c.env);
-      const customer = await customerOf(c.var.db, c.var.caller.accountId);
+      const accountId = c.var.caller.accountId;
+      const [account, customer] = await Promise.all([getAccount(c.var.db, accountId), customerOf(c.var.db, accountId)]);
+      if (!account) throw new AppError("unauthorized", "The account no longer exists.");
+      requireVerifiedEmail(c.env, account);
       if (!customer) throw new AppError("not_found", "This account has no billing yet: upgrade to Max first.");
       const stripe = await stripeClient(c.env);
       const portal = await stripe.billingPortal.sessions

@@ -49,6 +49,11 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
       "No list with this id in your account: it never existed, it was deleted, or it belongs to another account.",
     action: "`GET /api/v1/lists` has the current lists and their ids.",
   },
+  label_not_found: {
+    meaning:
+      "No label with this id in your account: it never existed, it was deleted, or it belongs to another account.",
+    action: "`GET /api/v1/labels` has the current labels and their ids.",
+  },
   pack_not_found: {
     meaning: "No holiday calendar pack with this id.",
     action: "`GET /api/v1/calendars` lists the packs (search them with `q`).",
@@ -83,6 +88,10 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
     meaning: "The account already has a list with this name (names are compared ignoring case).",
     action: "Use that list (its id is in `GET /api/v1/lists`), or choose another name.",
   },
+  label_exists: {
+    meaning: "The account already has a label with this name (names are compared ignoring case).",
+    action: "Use that label, rename or delete it first (`GET /api/v1/labels` has its id), or choose another name.",
+  },
   sync_expired: {
     meaning:
       "`since` is older than the 90 days that deletions are remembered, so the deletions since then cannot be reported.",
@@ -104,6 +113,34 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
     meaning: "Too many requests in the current minute for this key, client IP, email or account.",
     action:
       "Wait the seconds in `Retry-After`, then retry. Successful responses carry `RateLimit` and `RateLimit-Policy`, which show what is left.",
+  },
+  invalid_token: {
+    meaning:
+      "The link's token (a verification, address-change or password-reset link) is used, expired, or not one this service sent. Which of these is never said.",
+    action:
+      'Ask for a new link: "Send again" on the account page, or POST /auth/password-reset. Verification and address links work for 24 hours, reset links for 30 minutes, each once.',
+  },
+  email_unverified: {
+    meaning:
+      "This needs a verified email address (billing, and mail the service sends on its own), and the account's address is not verified yet.",
+    action:
+      'Open the link in the mail sent at sign-up, or send a new one: POST /auth/verify/resend (the account page\'s "Send again").',
+  },
+  totp_required: {
+    meaning:
+      "The email and password are right, and the account asks for a one-time code as well (two-step sign-in is on).",
+    action:
+      "Send the request again with `code`: the 6 digits your authenticator app shows now, or one of the recovery codes (each works once).",
+  },
+  totp_enabled: {
+    meaning: "One-time codes are already on for this account.",
+    action:
+      "To move to a new authenticator app, turn codes off first (DELETE /account/totp with a code), then on again.",
+  },
+  mail_off: {
+    meaning:
+      "This deployment sends no email: its operator has not configured Cloudflare Email Service (docs/deploy.md). Verification and password reset by mail are off; nothing else is.",
+    action: "Ask the service's contact (`GET /api/v1/`) for help with the account.",
   },
   internal: {
     meaning:

@@ -1,5 +1,5 @@
 import type Stripe from "stripe";
-import type { StripeEvent } from "../control/billing/events";
+import { type StripeEvent, StripeEventShape } from "../control/billing/events";
 import { AppError } from "../domain/errors";
 import { loadStripe } from "../lazy/load";
 
@@ -42,9 +42,13 @@ export async function stripeClient(env: StripeEnv): Promise<Stripe> {
   });
 }
 
+/** The SDK's default tolerance, in seconds: a signature or an event further from now than this is refused. */
+const TOLERANCE_S = 300;
+
 /**
  * The event, if `Stripe-Signature` signs exactly these bytes with STRIPE_WEBHOOK_SECRET within the
- * SDK's default tolerance (5 minutes); otherwise 400 and nothing is read from it.
+ * SDK's default tolerance (5 minutes, in the past and, which the SDK does not check, in the future),
+ * and the event has Stripe's envelope (StripeEventShape); otherwise 400, logged, and nothing is read from it.
  */
 export async function verifiedEvent(
   env: StripeEnv,
@@ -55,18 +59,40 @@ export async function verifiedEvent(
   if (!secret) throw notFound();
   if (!signature) throw badSignature("The Stripe-Signature header is missing.");
   const StripeSdk = await loadStripe();
+  let event: unknown;
   try {
-    const event = await StripeSdk.webhooks.constructEventAsync(
+    event = await StripeSdk.webhooks.constructEventAsync(
       payload,
       signature,
       secret,
-      undefined,
+      TOLERANCE_S,
       StripeSdk.createSubtleCryptoProvider(),
     );
-    return event as unknown as StripeEvent;
-  } catch {
+  } catch (e) {
+    // The SDK parses the body only after the signature held: a SyntaxError is a signed body that is not JSON.
+    if (e instanceof SyntaxError) throw malformed("The event is not JSON.", "body");
     throw badSignature("The Stripe-Signature header does not sign this body with the webhook secret.");
   }
+  const now = Date.now() / 1000;
+  // The signature held, so its `t` is Stripe's; the SDK refuses only an old one.
+  const signedAt = Number(/(?:^|,)t=(\d+)/.exec(signature)?.[1]);
+  if (signedAt > now + TOLERANCE_S) throw badSignature("The Stripe-Signature timestamp is in the future.");
+  const parsed = StripeEventShape.safeParse(event);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.join(".") || "body";
+    throw malformed(`The event is not a Stripe event: ${path} ${issue.message.toLowerCase()}.`, path, event);
+  }
+  if (parsed.data.created > now + TOLERANCE_S)
+    throw malformed("The event was created in the future.", "created", event);
+  return parsed.data;
+}
+
+/** A signed event that cannot be applied: 400, and a log line, since only a bug or a forged secret makes one. */
+function malformed(detail: string, path: string, event?: unknown): AppError {
+  const id = (event as { id?: unknown } | undefined)?.id;
+  console.warn("stripe event refused", typeof id === "string" ? id : "(no id)", detail);
+  return new AppError("validation_failed", detail, [{ path, message: detail }]);
 }
 
 const badSignature = (detail: string) =>

@@ -18,3 +18,6 @@ export const loadStripe = () => import("./stripe.lazy.js").then((module) => modu
 
 /** The OAuth provider library, for OAuth requests and /mcp with an OAuth token only (src/oauth/provider.ts). */
 export const loadOAuthProvider = () => import("./oauth-provider.lazy.js");
+
+/** `otpauth` (TOTP), for turning one-time codes on and off and for sign-ins of accounts that use them. */
+export const loadOtp = () => import("./otp.lazy.js");

@@ -1,7 +1,8 @@
 import type { AuthRequest, ConsentDescription, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { type Context, Hono, type Next } from "hono";
 import { accountSecret } from "../control/accounts/reauthentication";
-import { getAccount, verifyCredentials } from "../control/accounts/service";
+import { getAccount, normalizeEmail, verifyCredentials } from "../control/accounts/service";
+import { checkSecondFactor } from "../control/accounts/totp";
 import { createConnection, newConnectionId } from "../control/connections/service";
 import { AppError, isAppError } from "../domain/errors";
 import type { AppEnv } from "../transport/env";
@@ -117,8 +118,9 @@ async function signIn(c: C, oauth: OAuthHelpers, form: URLSearchParams): Promise
   const { request, details } = parsed;
   const email = (form.get("email") ?? "").trim();
   const password = form.get("password") ?? "";
-  const again = (status: 400 | 429, error: string, headers?: Record<string, string>) =>
-    page(c, status, signInPage({ details, action: actionOf(c), email: email.slice(0, 254), error }), headers);
+  const code = form.get("code") ?? undefined;
+  const again = (status: 400 | 429, error: string, headers?: Record<string, string>, askCode = code !== undefined) =>
+    page(c, status, signInPage({ details, action: actionOf(c), email: email.slice(0, 254), error, askCode }), headers);
   try {
     // The limits of /auth/login: per client IP, then per email (with the device budget), then the password.
     await consume(c.env, RATE_POLICIES.perIp, `auth:${clientIp(c.req.raw)}`, "sign-in attempts per client IP");
@@ -126,6 +128,7 @@ async function signIn(c: C, oauth: OAuthHelpers, form: URLSearchParams): Promise
       return again(400, "Enter the email and password of your account.");
     await limitLogin(c, email);
     const account = await verifyCredentials(c.var.db, { email, password });
+    await checkSecondFactor(c.var.db, { id: account.id, email: normalizeEmail(email) }, code);
     const consent = await oauth.beginConsent(request);
     const ticket = await issueConsentTicket(account, consent.handle);
     const view = await getAccount(c.var.db, account.id);
@@ -142,6 +145,8 @@ async function signIn(c: C, oauth: OAuthHelpers, form: URLSearchParams): Promise
     return response;
   } catch (e) {
     if (isAppError(e) && e.code === "invalid_credentials") return again(400, e.detail);
+    if (isAppError(e) && e.code === "totp_required")
+      return again(400, "Enter your password again and the one-time code from your authenticator app.", {}, true);
     if (isAppError(e) && e.code === "rate_limited")
       return again(429, e.detail, e.retryAfter === undefined ? {} : { "Retry-After": String(e.retryAfter) });
     throw e;

@@ -65,9 +65,11 @@ export interface SignInPage {
   action: string;
   email?: string;
   error?: string;
+  /** The account asks for a one-time code: the form gets its field (and the password again). */
+  askCode?: boolean;
 }
 
-export function signInPage({ details, action, email = "", error }: SignInPage): string {
+export function signInPage({ details, action, email = "", error, askCode = false }: SignInPage): string {
   const name = escapeHtml(clientName(details));
   return layout(
     `Sign in to connect ${clientName(details)}`,
@@ -85,7 +87,16 @@ export function signInPage({ details, action, email = "", error }: SignInPage): 
       <div class="field">
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="1024">
-      </div>
+      </div>${
+        askCode
+          ? `
+      <div class="field">
+        <label for="code">One-time code</label>
+        <p id="code-hint" class="hint">The 6 digits your authenticator app shows, or a recovery code.</p>
+        <input id="code" name="code" type="text" autocomplete="one-time-code" inputmode="numeric" required maxlength="32" aria-describedby="code-hint">
+      </div>`
+          : ""
+      }
       <button type="submit" class="button">Sign in</button>
       <p class="hint">No account yet? Create one on the <a href="/">account page</a>, then start connecting again.</p>
     </form>`,

@@ -12,7 +12,8 @@ import { AppError } from "../domain/errors";
 import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
-import { exportLists, exportTaskPage } from "./export";
+import { exportLabels, exportLists, exportTaskPage } from "./export";
+import { listWebhooks } from "./webhooks/service";
 import { migrateInOrder } from "./migrate";
 import migrations from "./migrations/migrations";
 import { type MovedAccount, writeMovedAccount } from "./move-in";
@@ -156,10 +157,15 @@ export class AccountObject extends DurableObject<Env> {
     return { ok: true as const, value: exportTaskPage(this.db, afterId) };
   }
 
-  /** The account's live lists, for the export. */
-  async exportLists() {
+  /** The account's live lists, its labels and its webhooks (never their secrets), for the export's head. */
+  async exportHead() {
     if (this.accountMissing()) return ACCOUNT_MISSING;
-    return { ok: true as const, value: exportLists(this.db) };
+    const value = {
+      lists: exportLists(this.db),
+      labels: exportLabels(this.db),
+      webhooks: listWebhooks({ db: this.db }),
+    };
+    return { ok: true as const, value };
   }
 
   /**
@@ -212,11 +218,26 @@ export class AccountObject extends DurableObject<Env> {
       // Events are a Max feature: a lapsed account's reminders pass without one.
       if (row.maxActive) enqueue(this.db, fired, now);
     });
-    await deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now);
+    // Not awaited: each attempt records itself and sets the alarm when it ends (delivery.ts), so a hung
+    // receiver keeps no other webhook waiting. waitUntil keeps the object up while they are out.
+    for (const sending of deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now, () => this.schedule())) {
+      this.sending.add(sending);
+      const done = () => void this.sending.delete(sending);
+      sending.then(done, done);
+      this.ctx.waitUntil(sending);
+    }
     // The alarm that woke the object is spent (the runtime clears it after this handler): set again only
     // if work is left, even at the very time it had (a batch of reminders due together).
     const next = nextAlarmAt(this.db);
     if (next !== null) await this.ctx.storage.setAlarm(next);
+  }
+
+  /** Delivery attempts still out. */
+  private readonly sending = new Set<Promise<void>>();
+
+  /** Resolves when no delivery attempt is out: for tests, which read the outcome after the alarm. */
+  async deliveriesSettled(): Promise<void> {
+    while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
   }
 
   /**

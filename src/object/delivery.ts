@@ -11,22 +11,40 @@ import { webhookOutbox, webhooks } from "./schema";
  * followed, 2xx delivered. Anything else is retried after about 10 s, 1 min, 10 min, 1 h and 6 h,
  * then given up; after 20 events in a row given up, the webhook is disabled. The outbox row stays
  * until its attempt is recorded, so a restart in between sends it again (same webhook-id).
+ *
+ * Each attempt is on its own (issue 35): it is recorded in its own transaction when it ends, and the
+ * alarm does not wait for it. A receiver that hangs for its 10 s holds back no other webhook: the next
+ * event is sent by the next alarm, at once. While out, a row is leased (its `dueAt` moved past the
+ * attempt's longest time) so that no alarm sends it twice; if the object goes away meanwhile, the lease
+ * runs out and the row is sent again.
  */
 
 export const RETRY_DELAYS_MS = [10_000, 60_000, 600_000, 3_600_000, 21_600_000];
 const TIMEOUT_MS = 10_000;
+/** How long a row is held while its attempt is out: longer than any attempt. */
+export const LEASE_MS = 60_000;
 export const DISABLE_AFTER = 20;
 /** Attempts per alarm; the alarm comes back at once for the rest. */
 const BATCH = 50;
 
-type Due = typeof webhookOutbox.$inferSelect & { url: string; secret: string };
+type Due = typeof webhookOutbox.$inferSelect & {
+  url: string;
+  secret: string;
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
+};
+
+/** The secrets an attempt is signed with: the current one, and the one before a rotation for its 24 h. */
+const secretsOf = (row: Due, now: number) =>
+  row.previousSecret && (row.previousSecretUntil ?? 0) > now ? [row.secret, row.previousSecret] : [row.secret];
 type Outcome = { status: number; error?: undefined } | { status?: undefined; error: string };
 
 async function attempt(row: Due, allowLoopback: boolean): Promise<Outcome> {
   // Checked again at send time: the rule or WEBHOOKS_ALLOW_LOOPBACK may have changed since it was saved.
   const refusal = webhookUrlRefusal(row.url, allowLoopback);
-  if (refusal) return { error: `address refused: the URL ${refusal}` };
-  const headers = await signedHeaders(row.secret, row.eventId, Math.floor(Date.now() / 1000), row.body);
+  if (refusal) return { error: `address refused: ${refusal}` };
+  const now = Date.now();
+  const headers = await signedHeaders(secretsOf(row, now), row.eventId, Math.floor(now / 1000), row.body);
   try {
     const response = await fetch(row.url, {
       method: "POST",
@@ -88,29 +106,47 @@ function record(db: AccountDb, row: Due, outcome: Outcome, now: number): void {
   }
 }
 
-/** Sends the deliveries due at `now`, side by side, and records each outcome. */
-export async function deliverDue(storage: DurableObjectStorage, db: AccountDb, allowLoopback: boolean, now: number) {
-  const due: Due[] = db
-    .select({
-      eventId: webhookOutbox.eventId,
-      webhookId: webhookOutbox.webhookId,
-      type: webhookOutbox.type,
-      body: webhookOutbox.body,
-      attempts: webhookOutbox.attempts,
-      dueAt: webhookOutbox.dueAt,
-      url: webhooks.url,
-      secret: webhooks.secret,
-    })
-    .from(webhookOutbox)
-    .innerJoin(webhooks, eq(webhooks.id, webhookOutbox.webhookId))
-    .where(lte(webhookOutbox.dueAt, now))
-    .orderBy(asc(webhookOutbox.dueAt), sql`${webhookOutbox}.rowid`)
-    .limit(BATCH)
-    .all();
-  if (due.length === 0) return;
-  const outcomes = await Promise.all(due.map((row) => attempt(row, allowLoopback)));
-  const done = Date.now();
-  storage.transactionSync(() => {
-    for (const [i, row] of due.entries()) record(db, row, outcomes[i]!, done);
+/**
+ * Starts the deliveries due at `now` and leases their rows, then returns: one promise per attempt,
+ * which records its outcome (its own transaction) and then calls `recorded` (the object sets its alarm).
+ */
+export function deliverDue(
+  storage: DurableObjectStorage,
+  db: AccountDb,
+  allowLoopback: boolean,
+  now: number,
+  recorded: () => Promise<void>,
+): Promise<void>[] {
+  const due: Due[] = storage.transactionSync(() => {
+    const rows = db
+      .select({
+        eventId: webhookOutbox.eventId,
+        webhookId: webhookOutbox.webhookId,
+        type: webhookOutbox.type,
+        body: webhookOutbox.body,
+        attempts: webhookOutbox.attempts,
+        dueAt: webhookOutbox.dueAt,
+        url: webhooks.url,
+        secret: webhooks.secret,
+        previousSecret: webhooks.previousSecret,
+        previousSecretUntil: webhooks.previousSecretUntil,
+      })
+      .from(webhookOutbox)
+      .innerJoin(webhooks, eq(webhooks.id, webhookOutbox.webhookId))
+      .where(lte(webhookOutbox.dueAt, now))
+      .orderBy(asc(webhookOutbox.dueAt), sql`${webhookOutbox}.rowid`)
+      .limit(BATCH)
+      .all();
+    for (const row of rows)
+      db.update(webhookOutbox)
+        .set({ dueAt: now + LEASE_MS })
+        .where(and(eq(webhookOutbox.eventId, row.eventId), eq(webhookOutbox.webhookId, row.webhookId)))
+        .run();
+    return rows;
+  });
+  return due.map(async (row) => {
+    const outcome = await attempt(row, allowLoopback);
+    storage.transactionSync(() => record(db, row, outcome, Date.now()));
+    await recorded();
   });
 }

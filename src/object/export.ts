@@ -1,7 +1,7 @@
 import { and, asc, gt, isNull } from "drizzle-orm";
 import type { AccountDb } from "./context";
 import { toTask } from "./tasks/row";
-import { lists, tasks } from "./schema";
+import { labels, lists, tasks } from "./schema";
 
 /**
  * Tasks per export page: one call to the object each. A page is typically 50 KB, and it ends early
@@ -44,3 +44,18 @@ export const exportLists = (db: AccountDb) =>
     .where(isNull(lists.deletedAt))
     .orderBy(asc(lists.nameKey), asc(lists.id))
     .all();
+
+/** The labels by name, with their colours; which tasks carry them is in each task's `labels`. */
+export const exportLabels = (db: AccountDb) =>
+  db
+    .select({
+      id: labels.id,
+      name: labels.name,
+      color: labels.color,
+      createdAt: labels.createdAt,
+      updatedAt: labels.updatedAt,
+    })
+    .from(labels)
+    .orderBy(asc(labels.nameKey))
+    .all()
+    .map(({ color, ...label }) => (color ? { ...label, color } : label));

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { AccountDb } from "./context";
-import { account, apiKeys, connections, idempotencyKeys, lists, type TaskRow, tasks } from "./schema";
+import { account, apiKeys, connections, idempotencyKeys, lists, tasks } from "./schema";
 
 /**
  * The object's side of the move from D1 (src/control/move-from-d1.ts reads the rows in the Worker and
@@ -11,7 +11,8 @@ export interface MovedAccount {
   keys: (typeof apiKeys.$inferInsert)[];
   connections: (typeof connections.$inferInsert)[];
   lists: (typeof lists.$inferInsert)[];
-  tasks: TaskRow[];
+  /** As D1 holds them: without the columns only objects have (`objectOnly`), which take their defaults. */
+  tasks: (typeof tasks.$inferInsert)[];
   idempotencyKeys: (typeof idempotencyKeys.$inferInsert)[];
 }
 

@@ -48,6 +48,43 @@ export const lists = sqliteTable(
 
 export type ListRow = typeof lists.$inferSelect;
 
+/**
+ * The account's labels: free-form tags a task carries by name (the task's `labels` column). A name used on a
+ * task that names no label creates one (labels/service.ts). Deleted outright: a task's change of labels
+ * reaches `since` syncs through the task itself.
+ */
+export const labels = sqliteTable(
+  "labels",
+  {
+    id: text("id").primaryKey(),
+    name: text("name").notNull(),
+    /** The name with case folded (nameKeyOf): names are unique ignoring case. */
+    nameKey: text("name_key").notNull(),
+    /** The name's words, case and accents folded, each after a space: what a search's word prefixes match. */
+    searchKey: text("search_key").notNull(),
+    /** `#rrggbb`, lower case; null for none. */
+    color: text("color"),
+    createdAt: text("created_at").notNull().default(nowSql),
+    updatedAt: text("updated_at").notNull().default(nowSql),
+  },
+  (t) => [uniqueIndex("labels_name_unique").on(t.nameKey)],
+);
+
+export type LabelRow = typeof labels.$inferSelect;
+
+/**
+ * Which tasks carry which label: an index of the tasks' `labels` column, kept by migration 0005's triggers
+ * (as tasks_fts is by 0001's), for the label filter, a label's taskCount and a rename's tasks.
+ */
+export const taskLabels = sqliteTable(
+  "task_labels",
+  {
+    taskId: text("task_id").notNull(),
+    labelId: text("label_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.labelId, t.taskId] }), index("task_labels_task_idx").on(t.taskId)],
+);
+
 /** Idempotency-Key records: the created task as stored JSON, so a replay answers with the original body. */
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
@@ -120,6 +157,10 @@ export const webhooks = sqliteTable("webhooks", {
   description: text("description"),
   /** `whsec_` + base64 of 32 random bytes. */
   secret: text("secret").notNull(),
+  /** The secret before the last rotation: deliveries are signed with it too until `previousSecretUntil`. */
+  previousSecret: text("previous_secret"),
+  /** When the previous secret stops signing, in milliseconds since the epoch (24 h after the rotation). */
+  previousSecretUntil: integer("previous_secret_until"),
   enabled: integer("enabled", { mode: "boolean" }).notNull().default(true),
   /** Why it was disabled, when the service did it (20 events in a row failed). */
   disabledReason: text("disabled_reason"),

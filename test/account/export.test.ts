@@ -1,3 +1,4 @@
+import { deliver, event, subscription } from "../billing/support";
 import { describe, expect, it } from "vitest";
 import { AccountExport } from "../../src/http/account-export";
 import { accountSql, call, json, maxUser } from "../helpers";
@@ -93,5 +94,41 @@ describe("GET /account/export", () => {
       expect(res.status).toBe(401);
       expect(res.headers.get("content-type")).toBe("application/problem+json");
     }
+  });
+});
+
+// Issue 35 item 26: billing rows and webhooks were missing from the export.
+describe("GET /account/export: billing and webhooks", () => {
+  it("carries the account's webhooks without any secret, and its Stripe rows", async () => {
+    const user = await maxUser("export-hooks");
+    const created = await json(
+      await call("/api/v1/webhooks", {
+        token: user.key,
+        body: { url: "https://example.com/hook", description: "notes sync", events: ["task.created"] },
+      }),
+    );
+    await call(`/api/v1/webhooks/${created.id}/rotate-secret`, { method: "POST", token: user.key });
+    const sub = subscription({ accountId: user.accountId, customer: "cus_export_1" });
+    expect((await deliver(event("customer.subscription.updated", sub))).status).toBe(200);
+
+    const text = await (await call("/account/export", { token: user.session })).text();
+    expect(text).not.toContain("whsec_");
+    expect(text).not.toMatch(/"secret"|previousSecret"/);
+    const doc = AccountExport.parse(JSON.parse(text));
+    expect(doc.webhooks).toEqual([
+      expect.objectContaining({
+        id: created.id,
+        url: "https://example.com/hook",
+        description: "notes sync",
+        events: ["task.created"],
+        enabled: true,
+      }),
+    ]);
+    expect(doc.billing.subscriptions).toEqual([
+      expect.objectContaining({ id: sub.id, status: "active", maxUntil: expect.any(String) }),
+    ]);
+    const empty = await maxUser("export-no-billing");
+    const none = AccountExport.parse(await json(await call("/account/export", { token: empty.session })));
+    expect([none.billing, none.webhooks]).toEqual([{ customer: null, subscriptions: [] }, []]);
   });
 });

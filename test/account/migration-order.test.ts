@@ -18,6 +18,8 @@ const SHIPPED: [tag: string, when: number][] = [
   // Generated on a branch before 0001 merged: older than 0001, which drizzle's own migrator skipped.
   ["0002_events", 1795632813110],
   ["0003_connection_generation", 1795635731825],
+  ["0004_webhook_secret_rotation", 1795771754014],
+  ["0005_labels", 1795771416410],
 ];
 
 type Migrations = typeof migrations;

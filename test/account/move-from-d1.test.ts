@@ -94,6 +94,8 @@ describe("an account written by the single-database release", () => {
       reminder: "2026-12-01T08:00:00+01:00",
       notes: "Arabica",
       updatedAt: "2026-11-01T09:00:05.000Z",
+      // The single-database release had no labels: a moved task has none.
+      labels: [],
     });
     expect(data[1]).toMatchObject({ completed: true, completedAt: "2026-11-01T09:00:06.000Z" });
 
@@ -121,10 +123,12 @@ describe("an account written by the single-database release", () => {
       body: { title: "Done already" },
       headers: { "Idempotency-Key": "retry-1" },
     });
-    expect([replay.status, replay.headers.get("idempotent-replayed"), (await json(replay)).completed]).toEqual([
+    const replayed = await json(replay);
+    expect([replay.status, replay.headers.get("idempotent-replayed"), replayed.completed, replayed.labels]).toEqual([
       201,
       "true",
       true,
+      [],
     ]);
     const [row] = await accountSql<{ time_zone: string }>(user.accountId, "SELECT time_zone FROM account");
     expect(row?.time_zone).toBe("Europe/Berlin");

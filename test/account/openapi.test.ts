@@ -55,6 +55,7 @@ describe("account routes in OpenAPI", () => {
       "connections",
       "exportedAt",
       "format",
+      "labels",
       "lists",
       "membership",
       "sessions",

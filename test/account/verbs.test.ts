@@ -29,12 +29,18 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   createList: { needsMax: true, writes: true },
   updateList: { needsMax: true, writes: true },
   deleteList: { needsMax: true, writes: true },
+  listLabels: { needsMax: true, writes: false },
+  createLabel: { needsMax: true, writes: true },
+  updateLabel: { needsMax: true, writes: true },
+  deleteLabel: { needsMax: true, writes: true },
   listTasksWithLists: { needsMax: true, writes: false },
   listWebhooks: { needsMax: true, writes: false },
+  listAccountWebhooks: { needsMax: true, writes: false },
   createWebhook: { needsMax: true, writes: true },
   updateWebhook: { needsMax: true, writes: true },
   deleteWebhook: { needsMax: true, writes: true },
   testWebhook: { needsMax: true, writes: true },
+  rotateWebhookSecret: { needsMax: true, writes: true },
   listWebhookDeliveries: { needsMax: true, writes: false },
   // The feed can be set up without Max; reading it needs Max (the object's `feed`).
   getFeed: { needsMax: false, writes: false },
@@ -102,7 +108,7 @@ describe("the verbs", () => {
     const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(crypto.randomUUID()));
     await runInDurableObject(stub, (_instance, state) => {
       const ctx: AccountContext = { db: drizzle(state.storage, { schema }), timeZone: "UTC" };
-      const { task } = verbs.createTask.run(ctx, { input: { title: "Milk", listId: "Errands" } });
+      const { task } = verbs.createTask.run(ctx, { input: { title: "Milk", listId: "Errands", labels: ["shop"] } });
       const webhook = verbs.createWebhook.run(ctx, {
         input: { url: "https://example.com/hook" },
         allowLoopback: false,
@@ -113,8 +119,10 @@ describe("the verbs", () => {
         listTasks: {},
         getTask: { id: task.id },
         listLists: {},
+        listLabels: undefined,
         listTasksWithLists: { limit: 10 },
-        listWebhooks: { failures: true },
+        listWebhooks: undefined,
+        listAccountWebhooks: undefined,
         listWebhookDeliveries: { id: webhook.id },
         getFeed: undefined,
       };

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { callWith } from "../hardening/support";
 import { call, json, signUp } from "../helpers";
+import { signUpWithMail } from "../support/mailbox";
 import { BILLING_ON, deliver, event, stripeStandIn, subscription, UNREACHABLE } from "./support";
 
 /**
@@ -149,5 +150,23 @@ describe("billing switched off", () => {
     await deliver(event("customer.subscription.updated", sub, { created: now }));
     const paid = await json(await callWith(BILLING_ON, "/account/billing", { token: user.session }));
     expect(paid.paymentFailedAt).toBeNull();
+  });
+});
+
+describe("a verified address", () => {
+  it("is needed for checkout and the portal once mail is on; without Stripe both stay 404 whatever the address", async () => {
+    standIn = stripeStandIn();
+    const { box, email, session } = await signUpWithMail();
+    for (const path of ["/account/billing/checkout", "/account/billing/portal"]) {
+      const refused = await billing(path, session, { ...BILLING_ON, ...box.env });
+      expect(refused.status, path).toBe(403);
+      expect(await json(refused)).toMatchObject({ code: "email_unverified" });
+      expect((await billing(path, session, box.env)).status, path).toBe(404);
+    }
+    expect(standIn.requests).toEqual([]);
+
+    const token = box.tokenFor(email, "/verify");
+    expect((await callWith(box.env, "/auth/verify", { body: { token } })).status).toBe(204);
+    expect((await billing("/account/billing/checkout", session, { ...BILLING_ON, ...box.env })).status).toBe(200);
   });
 });

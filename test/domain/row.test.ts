@@ -13,6 +13,7 @@ const row: TaskRow = {
   reminder: null,
   repeat: null,
   notes: null,
+  labels: [],
   completedAt: null,
   createdAt: "2026-11-25T09:00:00.000Z",
   deletedAt: null,
@@ -27,6 +28,7 @@ describe("toTask", () => {
       completed: false,
       updatedAt: "2026-11-25T10:00:00.000Z",
       important: false,
+      labels: [],
     });
     // An empty string or a zero is a value, not an absence (the D1 design's SQL JSON kept it too).
     expect(toTask({ ...row, notes: "", listId: "0" })).toMatchObject({ notes: "", listId: "0" });
@@ -46,6 +48,7 @@ describe("taskJsonSql", () => {
     const user = await maxUser("task-json");
     await createTask(user.key, { title: 'Quote " and \\ and \u0001 and 😀', notes: "n", important: true });
     await createTask(user.key, { title: "Plain" });
+    await createTask(user.key, { title: "Labelled", labels: ["Errand", "☎ phone"] });
     const { taskJsonSql } = await import("../../src/object/tasks/row");
     const { sql } = await import("drizzle-orm");
     const { SQLiteSyncDialect } = await import("drizzle-orm/sqlite-core");
@@ -53,12 +56,16 @@ describe("taskJsonSql", () => {
     // Falsy stored values: an empty note and a list named "0" are shown by both.
     await accountSql(user.accountId, "UPDATE tasks SET notes = '', list_id = '0' WHERE title = 'Plain'");
     const rows = await accountSql<Record<string, unknown> & { json: string }>(user.accountId, text);
-    expect(rows).toHaveLength(2);
+    expect(rows).toHaveLength(3);
     for (const { json, ...stored } of rows) {
       const asRow = Object.fromEntries(
         Object.entries(stored).map(([column, value]) => [
           column.replace(/_(\w)/g, (_, c: string) => c.toUpperCase()),
-          column === "completed" || column === "important" ? !!value : value,
+          column === "completed" || column === "important"
+            ? !!value
+            : column === "labels"
+              ? JSON.parse(value as string)
+              : value,
         ]),
       ) as unknown as TaskRow;
       expect(json).toBe(JSON.stringify(toTask(asRow)));

@@ -76,9 +76,24 @@ describe("webhook addresses", () => {
     ["https://localhost:8443/", false, "localhost"],
     ["http://10.0.0.1:8080/", true, "must use https"],
     ["https://[::1]:8443/", true, "a loopback address"],
+    // Issue 35: the loopback test mode let a user name and password through.
+    ["http://user:pw@127.0.0.1:8787/hook", true, "must not contain a user name or password"],
+    ["http://user@localhost:8787/hook", true, "must not contain a user name or password"],
+    ["http://:pw@127.0.0.1:8787/hook", true, "must not contain a user name or password"],
   ])("%s with loopback %s → %s", (url, allowLoopback, refusal) => {
     const found = webhookUrlRefusal(url, allowLoopback);
     if (refusal === null) expect(found).toBeNull();
-    else expect(found).toEqual(expect.any(String));
+    else expect(found).toContain(refusal);
+  });
+
+  // Issue 35: each refusal is one whole sentence, shown as it is (never "The webhook URL The URL …").
+  it.each([
+    ["not a url", "This is not a valid URL: it must be an absolute URL, e.g. https://example.com/hooks/todo."],
+    ["http://example.com/", "The URL must use https."],
+    ["https://u:p@example.com/", "The URL must not contain a user name or password."],
+  ])("words the refusal of %s as one sentence", (url, sentence) => {
+    const found = webhookUrlRefusal(url, false)!;
+    expect(found).toBe(sentence);
+    expect(found.match(/\bURL\b/g)).toHaveLength(found.startsWith("This") ? 2 : 1);
   });
 });

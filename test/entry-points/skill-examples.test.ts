@@ -18,6 +18,7 @@ const CAPTURES: { variable: string; after: RegExp; value: (res: Response, body: 
   { variable: "TASK_ID", after: /^POST \/api\/v1\/tasks$/, value: (_, body) => body.id },
   { variable: "ETAG", after: /^GET \/api\/v1\/tasks\/[^/]+$/, value: (res) => res.headers.get("etag") },
   { variable: "LIST_ID", after: /^POST \/api\/v1\/lists$/, value: (_, body) => body.id },
+  { variable: "LABEL_ID", after: /^POST \/api\/v1\/labels$/, value: (_, body) => body.id },
   { variable: "WEBHOOK_ID", after: /^POST \/api\/v1\/webhooks$/, value: (_, body) => body.id },
 ];
 
@@ -116,6 +117,7 @@ describe("the skill's curl examples", () => {
     // Every variable SKILL.md names was set from an answer and used.
     expect(Object.keys(variables).sort()).toEqual([
       "ETAG",
+      "LABEL_ID",
       "LIST_ID",
       "TASK_ID",
       "TODO_API_KEY",

@@ -43,15 +43,28 @@ export async function createWebhook(key: string, body: Record<string, unknown> =
   return json<{ id: string; secret: string; events: string[] }>(res);
 }
 
-/** Runs the account object's alarm now (deliveries, reminders, retention), as the runtime would. */
-export const runAlarm = (accountId: string) =>
-  runDurableObjectAlarm(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)));
+const objectOf = (accountId: string) => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
+
+/** Waits until no delivery attempt of the object is out (the alarm does not wait for them: delivery.ts). */
+export const deliveriesSettled = (accountId: string) =>
+  runInDurableObject(objectOf(accountId), (instance) => instance.deliveriesSettled());
+
+/**
+ * Runs the account object's alarm now (deliveries, reminders, retention), as the runtime would, and
+ * waits for the attempts it started to be recorded.
+ */
+export async function runAlarm(accountId: string) {
+  const ran = await runDurableObjectAlarm(objectOf(accountId));
+  await deliveriesSettled(accountId);
+  return ran;
+}
 
 /** Runs the account object's alarm as if the clock read `now` (ms): a due time without sleeping until it. */
 export const runAlarmAt = (accountId: string, now: number) =>
-  runInDurableObject(env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId)), async (instance, state) => {
+  runInDurableObject(objectOf(accountId), async (instance, state) => {
     await state.storage.deleteAlarm();
     await instance.alarm(undefined, now);
+    await instance.deliveriesSettled();
   });
 
 /** The event a receiver got, after verifying its signature with the `standardwebhooks` package. */

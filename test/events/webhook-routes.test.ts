@@ -27,7 +27,7 @@ describe("webhook routes", () => {
     expect(res.status).toBe(201);
     const hook = await json(res);
     expect(res.headers.get("location")).toBe(`http://example.com/api/v1/webhooks/${hook.id}`);
-    expect(hook.events).toHaveLength(8);
+    expect(hook.events).toHaveLength(11);
     const listed = await json(await call("/api/v1/webhooks", { token: user.key }));
     expect(listed.data).toEqual([{ ...hook, secret: undefined }].map(({ secret: _, ...rest }) => rest));
     const patched = await call(`/api/v1/webhooks/${hook.id}`, {
@@ -57,6 +57,20 @@ describe("webhook routes", () => {
     const problem = await json(res);
     expect([res.status, problem.code, problem.errors[0].path]).toEqual([400, "validation_failed", "url"]);
     expect(problem.detail).toContain(why);
+  });
+
+  // Issue 35: the refusal was wrapped in a second sentence ("The webhook URL The URL must use https..").
+  it("says why in one sentence, as the rule words it", async () => {
+    const user = await maxUser("wording");
+    const res = await call("/api/v1/webhooks", { token: user.key, body: { url: "http://example.com/hook" } });
+    const problem = await json(res);
+    expect(problem.detail).toBe("The URL must use https.");
+    expect(problem.errors).toEqual([{ path: "url", message: "The URL must use https." }]);
+    const auth = await call("/api/v1/webhooks", { token: user.key, body: { url: "http://me:pw@127.0.0.1:9/hook" } });
+    expect([auth.status, (await json(auth)).detail]).toEqual([
+      400,
+      "The URL must not contain a user name or password.",
+    ]);
   });
 
   it("answers 401 without a key, 403 without Max, and 409 past 10 webhooks", async () => {

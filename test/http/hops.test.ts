@@ -77,6 +77,21 @@ describe("a task request is one call to the account's object and no D1 query", (
     oneHop(await restHops(user.key, "/api/v1/lists"), 200);
     oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "PATCH", body: { name: "Hops 2" } }), 200);
     oneHop(await restHops(user.key, "/api/v1/lists/hops", { method: "DELETE" }), 204);
+    const label = await restHops(user.key, "/api/v1/labels", {
+      method: "POST",
+      body: { name: "hop", color: "#00ff00" },
+    });
+    oneHop(label, 201);
+    const labelled = await restHops(user.key, "/api/v1/tasks", {
+      method: "POST",
+      body: { title: "t", labels: ["Hop"] },
+    });
+    oneHop(labelled, 201);
+    oneHop(await restHops(user.key, "/api/v1/tasks?label=hop&label=new&q=hop"), 200);
+    oneHop(await restHops(user.key, "/api/v1/labels"), 200);
+    const labelPath = `/api/v1/labels/${label.body.id}`;
+    oneHop(await restHops(user.key, labelPath, { method: "PATCH", body: { name: "hops" } }), 200);
+    oneHop(await restHops(user.key, labelPath, { method: "DELETE" }), 204);
   });
 
   it("on the tasks page's routes: the session's one D1 lookup, then the same one call", async () => {
@@ -89,6 +104,7 @@ describe("a task request is one call to the account's object and no D1 query", (
     pageHop(await restHops(user.session, "/account/tasks"), 200);
     pageHop(await restHops(user.session, `/account/tasks/${created.body.id}`, { method: "PATCH", body: {} }), 200);
     pageHop(await restHops(user.session, "/account/lists"), 200);
+    pageHop(await restHops(user.session, "/account/labels"), 200);
   });
 
   it("on every webhook route", async () => {

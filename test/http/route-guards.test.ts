@@ -165,7 +165,10 @@ describe("route guards", () => {
       "GET /references/REFERENCE.md",
       "POST /_bench/d1",
       "POST /auth/login",
+      "POST /auth/password-reset",
+      "POST /auth/password-reset/confirm",
       "POST /auth/signup",
+      "POST /auth/verify",
       "POST /billing/stripe/webhook",
       "POST /oauth/authorize",
     ]);

@@ -16,6 +16,7 @@ describe("completing a repeating task", () => {
       due: "2026-01-31",
       reminder: "2026-01-30T18:00:00Z",
       repeat: "FREQ=MONTHLY",
+      labels: ["bills"],
     });
     const res = await patch(user.key, task.id, { completed: true });
     expect(res.status).toBe(200);
@@ -35,6 +36,7 @@ describe("completing a repeating task", () => {
       due: "2026-03-31",
       reminder: "2026-03-30T18:00:00+00:00",
       repeat: "FREQ=MONTHLY",
+      labels: ["bills"],
       updatedAt: next.updatedAt,
     });
     expect((await listAll(user.key)).data).toHaveLength(2);

@@ -1,6 +1,8 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { callWith, uniqueIp } from "../hardening/support";
 import { call, maxUser } from "../helpers";
+import { mailbox } from "../support/mailbox";
 import {
   authorize,
   authorizeUrl,
@@ -80,6 +82,28 @@ describe("a replayed authorization code", () => {
     expect(forged.status).toBe(400);
     expect(await liveConnections(user.session)).toHaveLength(1);
     expect((await mcpCall(tokens.access_token, toolCall("list_tasks"))).status).toBe(200);
+  });
+});
+
+describe("a password reset by a mailed link", () => {
+  it("ends every OAuth connection and session; API keys keep working", async () => {
+    const user = await maxUser("oauth-password-reset");
+    const tokens = await connect(user, { name: "Agent" });
+    const box = mailbox();
+    const ip = uniqueIp();
+    expect((await callWith(box.env, "/auth/password-reset", { body: { email: user.email }, ip })).status).toBe(202);
+    const token = box.tokenFor(user.email, "/reset");
+    const confirmed = await callWith(box.env, "/auth/password-reset/confirm", {
+      body: { token, newPassword: "a brand new passphrase" },
+      ip,
+    });
+    expect(confirmed.status).toBe(204);
+    expect((await mcpCall(tokens.access_token, toolCall("list_tasks"))).status).toBe(401);
+    const refreshed = await refresh(tokens.clientId, tokens.refresh_token);
+    expect(refreshed.status).toBe(400);
+    await expect.poll(() => env.OAUTH_KV.get(grantKey(tokens.access_token))).toBeNull();
+    expect((await call("/account/connections", { token: user.session })).status).toBe(401);
+    expect((await call("/api/v1/tasks", { token: user.key })).status).toBe(200);
   });
 });
 

@@ -77,9 +77,10 @@ export function runNode(args, { env = {}, timeout = 60_000 } = {}) {
 
 /**
  * Starts `wrangler dev` and waits until it answers. `vars` become `--var NAME:value` (e.g. RATE_LIMITS: "off").
- * Returns `{ base, adminToken, stop }`; `stop()` ends wrangler and its workerd and deletes the D1 state.
+ * Returns `{ base, adminToken, stop, mails }`; `stop()` ends wrangler and its workerd and deletes the D1 state.
+ * `mails()` lists the mail sent through the simulated EMAIL binding (needs `logLevel: "info"` and a MAIL_FROM var).
  */
-export async function startWranglerDev({ vars = {} } = {}) {
+export async function startWranglerDev({ vars = {}, logLevel = "error" } = {}) {
   const stateDir = await mkdtemp(join(tmpdir(), "todo-dev-"));
   const adminToken = randomBytes(24).toString("hex");
   let wrangler;
@@ -88,11 +89,11 @@ export async function startWranglerDev({ vars = {} } = {}) {
     await rm(stateDir, { recursive: true, force: true });
   };
   try {
-    // Five minutes: on a loaded machine (2 cores shared by many runs) applying them took over two.
+    // A loaded machine (CI, several suites at once) takes more than a minute for the 14 migrations.
     const migrate = await runNode(
       [wranglerJs, "d1", "migrations", "apply", "DB", "--local", "--persist-to", stateDir],
       {
-        timeout: 300_000,
+        timeout: 240_000,
       },
     );
     if (migrate.code !== 0)
@@ -120,7 +121,7 @@ export async function startWranglerDev({ vars = {} } = {}) {
         stateDir,
         ...varArgs,
         "--log-level",
-        "error",
+        logLevel,
         "--show-interactive-dev-session=false",
       ],
       { cwd: root, env: childEnv, stdio: ["ignore", "pipe", "pipe"], detached: true },
@@ -139,7 +140,7 @@ export async function startWranglerDev({ vars = {} } = {}) {
       `wrangler dev did not answer on ${base} within 120 s.\n${log}`,
       120_000,
     );
-    return { base, adminToken, stop };
+    return { base, adminToken, stop, mails: () => simulatedMails(log) };
   } catch (error) {
     await stop();
     throw error;
@@ -163,4 +164,24 @@ async function stopGroup(child) {
   if (!killGroup(child, "SIGTERM")) return;
   const timedOut = await Promise.race([gone.then(() => false), sleep(5000).then(() => true)]);
   if (timedOut) killGroup(child, "SIGKILL");
+}
+
+/**
+ * wrangler dev simulates the `send_email` binding: it logs each mail at info level, with the path of its text part
+ * under .wrangler/tmp/email/. This reads them back, oldest first: `{ to, subject, text }`.
+ */
+async function simulatedMails(log) {
+  const { readFile } = await import("node:fs/promises");
+  const found = [
+    ...log.matchAll(
+      /send_email binding called[^\n]*\n(?:.*\n)*?To: (.+)\n(?:.*\n)*?Subject: (.+)\n(?:.*\n)*?Text: (\S+)/g,
+    ),
+  ];
+  return Promise.all(
+    found.map(async ([, to, subject, textPath]) => ({
+      to: to.trim(),
+      subject: subject.trim(),
+      text: await readFile(textPath, "utf8"),
+    })),
+  );
 }

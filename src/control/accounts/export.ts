@@ -3,6 +3,7 @@ import { reachAccount } from "../account-client";
 import type { Db } from "../db";
 import { accounts } from "../schema";
 import { listApiKeys } from "../api-keys/service";
+import { exportBilling } from "../billing/store";
 import { exportConnections } from "../connections/service";
 import { AppError } from "../../domain/errors";
 import { getAccount } from "./service";
@@ -10,20 +11,22 @@ import { listSessions } from "./sessions";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions, connections from D1; lists from the account's object) is
+ * head (account, membership, keys, sessions, connections, billing from D1; lists, labels and webhooks, without
+ * their secrets, from the account's object) is
  * read at once, the tasks page by page from the object, so memory holds one page, never the whole
  * account. docs/scaling.md has the measurements.
  */
 export const EXPORT_FORMAT = "todo-export/2";
 
 export async function exportHead(db: Db, env: Env, accountId: string, currentSessionId: string) {
-  const [account, created, apiKeys, sessions, accountLists, connections] = await Promise.all([
+  const [account, created, apiKeys, sessions, own, connections, billing] = await Promise.all([
     getAccount(db, accountId),
     db.select({ createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).get(),
     listApiKeys(db, env, accountId),
     listSessions(db, accountId, currentSessionId),
-    reachAccount(env, accountId, (object) => object.exportLists()),
+    reachAccount(env, accountId, (object) => object.exportHead()),
     exportConnections(db, accountId),
+    exportBilling(db, accountId),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
   const { membership, ...rest } = account;
@@ -34,8 +37,11 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     membership,
     apiKeys,
     sessions,
-    lists: accountLists,
+    lists: own.lists,
+    labels: own.labels,
     connections,
+    billing,
+    webhooks: own.webhooks,
   };
 }
 

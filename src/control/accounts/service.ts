@@ -2,6 +2,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { changeAccount, initAccount } from "../account-client";
 import type { Db } from "../db";
 import { accounts, memberships, nowSql, sessions } from "../schema";
+import { totpFactors } from "../totp-schema";
 import { randomBase62, sha256Hex } from "../../domain/crypto";
 import { AppError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
@@ -9,6 +10,7 @@ import { type DeviceSigner, deviceNonce, isLiveDeviceToken, issueDeviceToken } f
 import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import { cutUserAgent, staleSessionSql, touchSession } from "./sessions";
+import { checkSecondFactor } from "./totp";
 
 const SESSION_PREFIX = "todo_sess_";
 const SESSION_DAYS = 30;
@@ -18,6 +20,11 @@ export interface AccountView {
   email: string;
   timeZone: string;
   membership: Membership;
+  createdAt: string;
+  /** Proven by a mailed link (verification.ts). */
+  emailVerified: boolean;
+  /** Sign-in asks for a one-time code (totp.ts). */
+  totpEnabled: boolean;
 }
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -129,10 +136,12 @@ export async function verifyCredentials(db: Db, input: { email: string; password
 
 export async function logIn(
   db: Db,
-  input: { email: string; password: string },
+  input: { email: string; password: string; code?: string },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
   const row = await verifyCredentials(db, input);
+  // The second factor, when the account has one, before any session exists (totp.ts).
+  await checkSecondFactor(db, { id: row.id, email: normalizeEmail(input.email) }, input.code);
   const session = await newSession(db, row.id, client.userAgent);
   await session.insert;
   return { token: session.token, account: (await getAccount(db, row.id))!, deviceToken: await issueDeviceToken(row) };
@@ -178,16 +187,29 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
       id: accounts.id,
       email: accounts.email,
       timeZone: accounts.timeZone,
+      createdAt: accounts.createdAt,
+      emailVerifiedAt: accounts.emailVerifiedAt,
+      totpEnabledAt: totpFactors.enabledAt,
       plan: memberships.plan,
       expiresAt: memberships.expiresAt,
       active: activeMaxSql,
     })
     .from(accounts)
     .leftJoin(memberships, eq(memberships.accountId, accounts.id))
+    .leftJoin(totpFactors, eq(totpFactors.accountId, accounts.id))
     .where(eq(accounts.id, accountId))
     .get();
   if (!row) return undefined;
-  return { id: row.id, email: row.email, timeZone: row.timeZone, membership: toMembership(row) };
+  const { id, email, timeZone, createdAt } = row;
+  return {
+    id,
+    email,
+    timeZone,
+    membership: toMembership(row),
+    createdAt,
+    emailVerified: row.emailVerifiedAt !== null,
+    totpEnabled: Boolean(row.totpEnabledAt),
+  };
 }
 
 /** The time zone recurrences use: the account's object computes them, so it is told first. */

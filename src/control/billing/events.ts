@@ -1,3 +1,4 @@
+import * as z from "zod";
 import type { Db } from "../db";
 import { accountFor, applySubscription, linkCustomer, notePaymentFailed, recordEvent, wasProcessed } from "./store";
 import type { SubscriptionFacts } from "./subscription";
@@ -12,8 +13,20 @@ export interface StripeEvent {
   type: string;
   /** Unix seconds. */
   created: number;
-  data: { object: unknown };
+  data: { object: Record<string, unknown> };
 }
+
+/**
+ * The envelope every Stripe event has, whatever its API version. A signed event without it (no `data`,
+ * `created: "yesterday"`, an `id` that is an object) is refused with a 400 (http/stripe.ts): Stripe
+ * retries a 500 for three days, and such an event will never read any better.
+ */
+export const StripeEventShape: z.ZodType<StripeEvent> = z.object({
+  id: z.string().min(1).max(255),
+  type: z.string().min(1).max(255),
+  created: z.number().int().positive(),
+  data: z.object({ object: z.record(z.string(), z.unknown()) }),
+});
 
 export type EventOutcome = "applied" | "replayed" | "stale" | "ignored" | "no_account";
 

@@ -150,3 +150,29 @@ export async function billingOf(db: Db, accountId: string): Promise<BillingStatu
     subscription: subscriptions[0] ?? null,
   };
 }
+
+/** What Stripe said about the account, as D1 keeps it, for the export (GDPR art. 15): the customer and each subscription. */
+export async function exportBilling(db: Db, accountId: string) {
+  const [customer] = await db
+    .select({
+      customerId: billingCustomers.customerId,
+      paymentFailedAt: billingCustomers.paymentFailedAt,
+      updatedAt: billingCustomers.updatedAt,
+    })
+    .from(billingCustomers)
+    .where(eq(billingCustomers.accountId, accountId));
+  const subscriptions = await db
+    .select({
+      id: billingSubscriptions.id,
+      status: billingSubscriptions.status,
+      currentPeriodEnd: billingSubscriptions.currentPeriodEnd,
+      cancelAt: billingSubscriptions.cancelAt,
+      pastDueSince: billingSubscriptions.pastDueSince,
+      maxUntil: billingSubscriptions.maxUntil,
+      updatedAt: billingSubscriptions.updatedAt,
+    })
+    .from(billingSubscriptions)
+    .where(eq(billingSubscriptions.accountId, accountId))
+    .orderBy(billingSubscriptions.updatedAt, billingSubscriptions.id);
+  return { customer: customer ?? null, subscriptions };
+}

@@ -2,7 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { integer, type SQLiteColumnBuilderBase, text } from "drizzle-orm/sqlite-core";
 import type * as z from "zod";
 import { nowSql } from "../clock";
-import { Completed, Due, Important, ListId, Notes, Reminder, Repeat, TaskId, Timestamp, Title } from "./values";
+import { Completed, Due, Important, Labels, ListId, Notes, Reminder, Repeat, TaskId, Timestamp, Title } from "./values";
 
 /**
  * Every field of a task, declared once. The tasks table (control/schema.ts), the zod schemas Task, TaskInput
@@ -30,6 +30,11 @@ export interface FieldDeclaration {
    * column names read the row before the change.
    */
   followsCompleted?: (completed: 0 | 1) => SQL;
+  /**
+   * A column of the account objects' table alone: D1's `tasks` (control/schema.ts) holds only what the
+   * single-database release wrote, which never had it, so it needs no D1 migration.
+   */
+  objectOnly?: true;
 }
 
 export const taskFields = {
@@ -102,6 +107,20 @@ export const taskFields = {
     patch: "empty",
     patchMeta: { description: 'New notes, or "" to clear them.', example: "Bring two photos." },
     repeats: true,
+  },
+  /**
+   * The task's labels by their stored spelling, as a JSON array: every read of a row carries them with no
+   * join. Written only through labels/service.ts (`withResolvedLabels`), which matches names to labels and
+   * creates new ones; migration 0005's triggers keep `task_labels`, the index filters and counts read, in step.
+   */
+  labels: {
+    column: text("labels", { mode: "json" }).$type<string[]>().notNull().default([]),
+    schema: Labels,
+    output: "always",
+    input: "optional",
+    patch: "set",
+    repeats: true,
+    objectOnly: true,
   },
   completedAt: {
     column: text("completed_at"),

@@ -90,10 +90,36 @@ export const Repeat = z
     example: "FREQ=WEEKLY;BYDAY=MO,WE,FR",
   });
 
-/** What a task search takes: words, each found as the start of a word in the title or notes. */
+export const MAX_LABEL_NAME = 60;
+export const MAX_TASK_LABELS = 20;
+
+/** A label's name: trimmed, then 1 to 60 characters; labels match ignoring case (object/labels/). */
+const labelName = z
+  .string()
+  .overwrite((s) => s.toWellFormed().trim())
+  .refine((s) => codePoints(s) <= MAX_LABEL_NAME, { message: `must be at most ${MAX_LABEL_NAME} characters` })
+  .refine((s) => s.length > 0, { message: "must contain at least one non-space character" });
+
+export const LabelName = labelName.meta({
+  description: `A label: 1 to ${MAX_LABEL_NAME} characters (spaces around it are trimmed), matched ignoring case.`,
+  example: "errand",
+  minLength: 1,
+  maxLength: MAX_LABEL_NAME,
+});
+
+// The items carry their limits only: the array's description says the rest, once (tool schemas are a budget).
+export const Labels = z
+  .array(labelName.meta({ minLength: 1, maxLength: MAX_LABEL_NAME }))
+  .max(MAX_TASK_LABELS, { message: `must have at most ${MAX_TASK_LABELS} labels` })
+  .meta({
+    description: `Label names, matched ignoring case; a new name creates the label. A patch replaces them all ([] clears).`,
+    example: ["errand", "phone"],
+  });
+
+/** What a task search takes: words, each found as the start of a word in the title, notes or a label. */
 export const SearchQuery = z.string().min(1).max(200).meta({
   description:
-    'Words the title or notes must contain, each as the start of a word, ignoring case and accents ("cafe" finds "Café").',
+    'Words the title, notes or labels must contain, each as the start of a word, ignoring case and accents ("cafe" finds "Café").',
   example: "passport",
 });
 

@@ -10,6 +10,9 @@ export const eventTypes = [
   "list.created",
   "list.updated",
   "list.deleted",
+  "label.created",
+  "label.updated",
+  "label.deleted",
 ] as const;
 
 export type EventType = (typeof eventTypes)[number] | "webhook.test";
@@ -74,6 +77,11 @@ export const Webhook = z
       description: "Why the service disabled it (20 events in a row failed), until it is enabled again.",
       example: "Disabled on 2026-11-22: 20 events in a row could not be delivered (last answer: HTTP 500).",
     }),
+    previousSecretExpiresAt: z.string().optional().meta({
+      description:
+        "After a secret rotation: until when the previous secret still signs each delivery (a second `v1,` signature in `webhook-signature`).",
+      example: "2026-11-23T10:15:30.123Z",
+    }),
     createdAt: z.string().meta({ description: "When it was created.", example: "2026-11-22T10:15:30.123Z" }),
     updatedAt: z.string().meta({ description: "When it last changed.", example: "2026-11-22T10:15:30.123Z" }),
   })
@@ -83,7 +91,7 @@ export type Webhook = z.infer<typeof Webhook>;
 export const NewWebhook = Webhook.extend({
   secret: z.string().meta({
     description:
-      "The signing secret, `whsec_` + base64 (Standard Webhooks). Shown only in this response: verify each request's `webhook-signature` with it.",
+      "The signing secret, `whsec_` + base64 (Standard Webhooks). Shown only in this response (and after a rotation, the new one in its response): verify each request's `webhook-signature` with it.",
     example: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw",
   }),
 }).meta({ id: "NewWebhook", description: "The created webhook, with its secret (shown once)." });
@@ -105,3 +113,14 @@ export const Delivery = z
   })
   .meta({ id: "WebhookDelivery", description: "One delivery attempt." });
 export type Delivery = z.infer<typeof Delivery>;
+
+/** What the account page shows of a delivery still to come: its next attempt (delivery.ts retries on a schedule). */
+export const PendingDelivery = z
+  .object({
+    eventId: z.string().meta({ description: "The event's `webhook-id`." }),
+    type: z.string().meta({ description: "The event's type." }),
+    attempts: z.number().int().meta({ description: "Attempts made so far; 0 before the first." }),
+    nextAttemptAt: z.string().meta({ description: "When the next attempt is due (RFC 3339)." }),
+  })
+  .meta({ id: "PendingWebhookDelivery", description: "A delivery still to be attempted." });
+export type PendingDelivery = z.infer<typeof PendingDelivery>;

@@ -21,18 +21,26 @@ function keyOf(secret: string): Promise<CryptoKey> {
 
 const base64 = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes)));
 
-/** The three headers of one attempt; `timestamp` in seconds since the epoch (the time of the attempt). */
+/**
+ * The three headers of one attempt; `timestamp` in seconds since the epoch (the time of the attempt).
+ * With several secrets (a rotation's overlap), one `v1,` signature each, separated by spaces: a receiver
+ * accepts the request if any of them verifies with its secret (Standard Webhooks).
+ */
 export async function signedHeaders(
-  secret: string,
+  secrets: string | readonly string[],
   id: string,
   timestamp: number,
   body: string,
 ): Promise<Record<string, string>> {
   const signed = new TextEncoder().encode(`${id}.${timestamp}.${body}`);
-  const signature = base64(await crypto.subtle.sign("HMAC", await keyOf(secret), signed));
+  const signatures = await Promise.all(
+    (typeof secrets === "string" ? [secrets] : secrets).map(
+      async (secret) => `v1,${base64(await crypto.subtle.sign("HMAC", await keyOf(secret), signed))}`,
+    ),
+  );
   return {
     "webhook-id": id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": `v1,${signature}`,
+    "webhook-signature": signatures.join(" "),
   };
 }

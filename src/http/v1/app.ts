@@ -5,6 +5,7 @@ import { registerCalendarRoutes } from "./calendars";
 import { getTaskFeedRoute } from "../feeds";
 import { registerEventDocuments } from "./event-documents";
 import { registerDocsPage } from "./docs";
+import { registerLabelRoutes } from "./labels";
 import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
@@ -19,7 +20,7 @@ import { registerWebhookRoutes } from "./webhooks";
 export function createV1App() {
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route("/", routesFor(PUBLIC_DOCUMENT, registerRootRoute));
-  v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes, registerWebhookRoutes));
+  v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerWebhookRoutes));
   // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.
   registerEventDocuments(v1);
   // The task feed is served at the origin's root (src/http/feeds.ts) and documented here.

@@ -1,5 +1,6 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
+import { Label } from "../../domain/labels/schemas";
 import { List } from "../../domain/lists/schemas";
 import { Task } from "../../domain/tasks/schemas";
 import type { EventData } from "../../object/webhooks/outbox";
@@ -11,7 +12,7 @@ import type { AppEnv } from "../../transport/env";
  * (src/object/delivery.ts); described here so the document shows both directions.
  */
 
-const Deleted = z.object({ id: z.string() }).meta({ description: "The deleted task or list." });
+const Deleted = z.object({ id: z.string() }).meta({ description: "The deleted task, list or label." });
 const Completed = Task.extend({
   next: Task.optional().meta({ description: "The next occurrence, when a repeating task spawned one." }),
 });
@@ -28,6 +29,9 @@ const dataOf: { [T in EventType]: z.ZodType<EventData[T]> } = {
   "list.created": List,
   "list.updated": List,
   "list.deleted": Deleted,
+  "label.created": Label,
+  "label.updated": Label,
+  "label.deleted": Deleted,
   "webhook.test": TestData,
 };
 
@@ -40,6 +44,9 @@ const summaries: Record<EventType, string> = {
   "list.created": "A list was created, also by a task naming a new `listId`.",
   "list.updated": "A list was renamed.",
   "list.deleted": "A list was deleted (its tasks each raise task.deleted).",
+  "label.created": "A label was created, also by a task naming a new label.",
+  "label.updated": "A label was renamed or recoloured (a rename: each live task with it raises task.updated).",
+  "label.deleted": "A label was deleted (each live task that had it raises task.updated).",
   "webhook.test": "Sent by testWebhook.",
 };
 

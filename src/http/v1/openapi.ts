@@ -32,6 +32,11 @@ export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, v1: OpenAPIHon
         description: "Named lists of tasks, with their counts. Bearer API key and active Max membership.",
       },
       {
+        name: "Labels",
+        description:
+          "Free-form tags that tasks carry by name, with an optional colour and their counts. Bearer API key and active Max membership.",
+      },
+      {
         name: "Webhooks",
         description:
           "Signed POSTs of the account's events (Standard Webhooks) to endpoints it registers; the events are this document's `webhooks`. Bearer API key and active Max membership.",

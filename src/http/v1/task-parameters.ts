@@ -1,6 +1,15 @@
 import * as z from "zod";
 import { Task, Tombstone } from "../../domain/tasks/schemas";
-import { Day, IdempotencyKey, ListId, SearchQuery, Since, TaskId } from "../../domain/tasks/values";
+import {
+  Day,
+  IdempotencyKey,
+  LabelName,
+  ListId,
+  MAX_TASK_LABELS,
+  SearchQuery,
+  Since,
+  TaskId,
+} from "../../domain/tasks/values";
 
 /** The parameters, headers and collection of the task routes (tasks.ts), as OpenAPI declares them. */
 
@@ -42,6 +51,16 @@ export const ListQuery = z.object({
     .transform((v) => v === "true")
     .optional()
     .openapi({ description: "Only important (`true`) or other (`false`) tasks.", example: "true" }),
+  // Repeated (`label=a&label=b`), the query holds an array; once, a string.
+  label: z
+    .union([LabelName, z.array(LabelName).max(MAX_TASK_LABELS)])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .optional()
+    .openapi({
+      description:
+        "Only tasks with this label (matched ignoring case). Repeat it for tasks with every one of them: `label=errand&label=phone`.",
+      example: "errand",
+    }),
   dueBefore: Day.optional().openapi({
     description:
       "Only tasks due on or before this date (inclusive). A due date-time counts on the date it is written with.",

@@ -113,6 +113,22 @@ export const testWebhookRoute = createRoute({
   },
 });
 
+export const rotateWebhookSecretRoute = createRoute({
+  method: "post",
+  path: "/webhooks/{id}/rotate-secret",
+  operationId: "rotateWebhookSecret",
+  summary: "Rotate a webhook's secret",
+  description:
+    "Makes a new signing secret, shown only in this response. The previous secret keeps signing for 24 hours (`previousSecretExpiresAt`): meanwhile each delivery carries two signatures in `webhook-signature`, `v1,<new> v1,<previous>`, and a Standard Webhooks verifier accepts either secret. Rotating again within the 24 hours drops the older one. The body is `{}`, or none at all.",
+  tags,
+  security,
+  request: { params: IdParam, body: { required: false, ...json(z.strictObject({})) } },
+  responses: {
+    200: { description: "The webhook, with its new secret.", ...json(NewWebhook) },
+    ...errorResponses("validation_failed", ...authErrors, "webhook_not_found", "payload_too_large"),
+  },
+});
+
 export const listWebhookDeliveriesRoute = createRoute({
   method: "get",
   path: "/webhooks/{id}/deliveries",
@@ -136,7 +152,9 @@ export const listWebhookDeliveriesRoute = createRoute({
 export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   const write = (c: { env: Env }) => ({ allowLoopback: allowsLoopback(c.env) });
 
-  app.openapi(listWebhooksRoute, async (c) => c.json({ data: await runFor(c, "listWebhooks", {}) }, 200));
+  app.openapi(listWebhooksRoute, async (c) =>
+    c.json({ data: await runFor(c, "listWebhooks", undefined as never) }, 200),
+  );
 
   app.openapi(createWebhookRoute, async (c) => {
     const webhook = await runFor(c, "createWebhook", { input: c.req.valid("json"), ...write(c) });
@@ -156,6 +174,10 @@ export function registerWebhookRoutes(app: OpenAPIHono<AppEnv>) {
   });
 
   app.openapi(testWebhookRoute, async (c) => c.json(await runFor(c, "testWebhook", c.req.valid("param")), 202));
+
+  app.openapi(rotateWebhookSecretRoute, async (c) =>
+    c.json(await runFor(c, "rotateWebhookSecret", { id: c.req.valid("param").id }), 200),
+  );
 
   app.openapi(listWebhookDeliveriesRoute, async (c) =>
     c.json({ data: await runFor(c, "listWebhookDeliveries", c.req.valid("param")) }, 200),

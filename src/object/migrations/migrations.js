@@ -3,6 +3,8 @@ import m0000 from "./0000_tables.sql";
 import m0001 from "./0001_lists_and_search.sql";
 import m0002 from "./0002_events.sql";
 import m0003 from "./0003_connection_generation.sql";
+import m0004 from "./0004_webhook_secret_rotation.sql";
+import m0005 from "./0005_labels.sql";
 
 export default {
   journal,
@@ -11,5 +13,7 @@ export default {
     m0001,
     m0002,
     m0003,
+    m0004,
+    m0005,
   },
 };

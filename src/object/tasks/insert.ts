@@ -1,6 +1,7 @@
 import { tasks, type TaskRow } from "../schema";
 import type { AccountContext } from "../context";
 import { newId } from "../../domain/ids";
+import { withResolvedLabels } from "../labels/names";
 import { resolveListId } from "../lists/names";
 import type { RowValues } from "./row";
 
@@ -11,12 +12,12 @@ export function withResolvedList(ctx: AccountContext, values: RowValues): RowVal
 
 /**
  * The one way a task is inserted (create, idempotent create, the next occurrence): a new id, the
- * columns given, every other column its declared default.
+ * columns given (its list and labels as they resolve), every other column its declared default.
  */
 export function insertTask(ctx: AccountContext, values: RowValues): TaskRow {
   return ctx.db
     .insert(tasks)
-    .values({ ...(withResolvedList(ctx, values) as typeof tasks.$inferInsert), id: newId() })
+    .values({ ...(withResolvedLabels(ctx, withResolvedList(ctx, values)) as typeof tasks.$inferInsert), id: newId() })
     .returning()
     .get();
 }

@@ -3,6 +3,7 @@ import { nowSql } from "../../domain/clock";
 import { tasks } from "../schema";
 import type { AccountContext, AccountDb } from "../context";
 import { AppError } from "../../domain/errors";
+import { hasLabels } from "../labels/names";
 import { knownList, resolveListId } from "../lists/names";
 import { expiredSince } from "../retention";
 import { decodeCursor, encodeCursor } from "../../domain/tasks/cursor";
@@ -19,6 +20,8 @@ export interface ListTasksQuery {
   /** A list's id, or its name (lists/names.ts). */
   listId?: string;
   important?: boolean;
+  /** Label names, matched ignoring case: a task must have every one of them. */
+  label?: string[];
   /** Dates (YYYY-MM-DD), inclusive, compared with the date `due` is written with. */
   dueBefore?: string;
   dueAfter?: string;
@@ -70,6 +73,7 @@ function filtersOf(query: ListTasksQuery, listId: string | undefined, since: str
   if (query.completed !== undefined) filters.push(eq(tasks.completed, query.completed));
   if (listId !== undefined) filters.push(eq(tasks.listId, listId));
   if (query.important !== undefined) filters.push(eq(tasks.important, query.important));
+  if (query.label !== undefined) filters.push(...hasLabels(query.label));
   if (query.dueBefore !== undefined) filters.push(lte(dueDate, query.dueBefore));
   if (query.dueAfter !== undefined) filters.push(gte(dueDate, query.dueAfter));
   return and(...filters);

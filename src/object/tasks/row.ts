@@ -23,9 +23,13 @@ export function toTask(row: TaskRow): Task {
   return task as Task;
 }
 
-/** A column's value as JSON text: booleans as true/false, text quoted. */
+/** A column's value as JSON text: booleans as true/false, a JSON column as it is stored, text quoted. */
 const jsonValue = (key: Key) =>
-  isBoolean(key) ? `iif(${columns[key].name}, 'true', 'false')` : `json_quote(${columns[key].name})`;
+  isBoolean(key)
+    ? `iif(${columns[key].name}, 'true', 'false')`
+    : columns[key].dataType === "json"
+      ? columns[key].name
+      : `json_quote(${columns[key].name})`;
 
 /**
  * The same API shape as toTask, built by SQLite: one JSON text per task. A listing joins these texts
@@ -47,10 +51,15 @@ export const taskJsonSql = sql.raw(
 /** Column values by field name. */
 export type RowValues = { [K in Key]?: unknown };
 
-/** The new task's input fields as column values: "" for an optional text means none. */
+/**
+ * The new task's input fields as column values: "" for an optional text means none; a field left out whose
+ * column has a default (important: false, labels: []) takes it.
+ */
 export const inputColumns = (input: Record<string, unknown>): RowValues =>
   Object.fromEntries(
-    fields.filter(([, f]) => f.input).map(([key]) => [key, input[key] || (isBoolean(key) ? false : null)]),
+    fields
+      .filter(([key, f]) => f.input && !(input[key] === undefined && columns[key].hasDefault))
+      .map(([key]) => [key, input[key] || (isBoolean(key) ? false : null)]),
   );
 
 /** What a repeating task hands on to its next occurrence (fields declared `repeats`). */

@@ -1,8 +1,10 @@
-import { type SQL, sql } from "drizzle-orm";
-import { tasks } from "../schema";
+import { and, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { labels, taskLabels, tasks } from "../schema";
 
 /**
- * Word-prefix search over tasks' title and notes, on the FTS5 table `tasks_fts` (the objects' migration 0001).
+ * Word-prefix search over tasks' title and notes, on the FTS5 table `tasks_fts` (the objects' migration 0001),
+ * and over their labels' names (`labels.search_key`).
  *
  * Each account's index is in its own object, so a query reads only that account's words. The tokenizer (unicode61, remove_diacritics 2) folds case and Latin diacritics on both
  * sides, so "cafe" finds "Café". Words are runs of characters between WORD_SEPARATORS, in any
@@ -35,11 +37,24 @@ export const MAX_SEARCH_TERMS = 16;
  * required. Punctuation and spaces alone give no words (the caller decides: a condition on no words
  * matches nothing). A word of combining marks only is dropped: the tokenizer would fold it to nothing.
  */
+/** A word with case and Latin diacritics folded, as the index's tokenizer folds it. */
+const foldWord = (word: string) => word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+/** A label name's words, folded, each after a space: " phone call" is found by "ph" and "call", not by "all". */
+export const searchKeyOf = (name: string) =>
+  name
+    .toWellFormed()
+    .split(separators)
+    .map(foldWord)
+    .filter(Boolean)
+    .map((word) => ` ${word}`)
+    .join("");
+
 export function searchTerms(q: string): string[] {
   const seen = new Set<string>();
   const terms: string[] = [];
   for (const word of q.toWellFormed().split(separators)) {
-    const key = word.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+    const key = foldWord(word);
     if (!key || seen.has(key)) continue;
     seen.add(key);
     terms.push(word);
@@ -48,12 +63,31 @@ export function searchTerms(q: string): string[] {
   return terms;
 }
 
+const inIndex = (match: string) => sql`${tasks}.rowid IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ${match})`;
+/** A word as a quoted FTS5 string (no FTS5 syntax inside can act: `"` is a separator, and doubled anyway), a prefix. */
+const prefixOf = (word: string) => `"${word.replaceAll('"', '""')}"*`;
+const labelled = new QueryBuilder();
+
 /**
- * "The task matches these words" as a condition on `tasks`: its rows in `tasks_fts` (migration 0001
- * of the account objects), each word a quoted FTS5 string (no FTS5 syntax inside can act: `"` is a
- * separator, and doubled anyway) with `*` for a prefix, all of them required. No words match nothing.
+ * "The task matches these words" as a condition on `tasks`: each word starts a word of its title or notes (its
+ * rows in `tasks_fts`, migration 0001) or of one of its labels' names, all of them required. A word holds no
+ * `%` or `_` (both separators), so it is a plain LIKE prefix. No words match nothing.
  */
 export function matchesSearch(terms: readonly string[]): SQL {
-  const match = terms.length ? terms.map((word) => `"${word.replaceAll('"', '""')}"*`).join(" AND ") : '""';
-  return sql`${tasks}.rowid IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ${match})`;
+  if (!terms.length) return inIndex('""');
+  return and(
+    ...terms.map((word) =>
+      or(
+        inIndex(prefixOf(word)),
+        inArray(
+          tasks.id,
+          labelled
+            .select({ id: taskLabels.taskId })
+            .from(taskLabels)
+            .innerJoin(labels, eq(labels.id, taskLabels.labelId))
+            .where(like(labels.searchKey, `% ${foldWord(word)}%`)),
+        ),
+      ),
+    ),
+  )!;
 }

@@ -6,6 +6,7 @@ import { completeWith } from "./complete";
 import { versionsIn } from "../../domain/tasks/etag";
 import { createTaskOnce } from "./idempotency";
 import { insertTask, withResolvedList } from "./insert";
+import { withResolvedLabels } from "../labels/names";
 import { liveTask, type TaskChange } from "./live";
 import { inputColumns, patchColumns, setClause, toTask } from "./row";
 import type { Task, TaskInput, TaskPatch } from "../../domain/tasks/schemas";
@@ -42,7 +43,7 @@ export interface UpdateTaskArgs {
  */
 export function updateTask(ctx: AccountContext, { id, patch, ifMatch }: UpdateTaskArgs): TaskChange {
   const versions = versionsIn(ifMatch, id);
-  const changes = withResolvedList(ctx, patchColumns(patch));
+  const changes = withResolvedLabels(ctx, withResolvedList(ctx, patchColumns(patch)));
   if (changes.completed === true) return completeWith(ctx, id, changes, versions, "update");
   const current = liveTask(ctx.db, id, versions);
   // `{}` is a no-op: the task comes back with updatedAt unchanged.

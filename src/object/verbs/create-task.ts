@@ -1,6 +1,7 @@
 import { withRequestHash } from "../tasks/idempotency";
 import { TaskInput } from "../../domain/tasks/schemas";
 import * as write from "../tasks/write";
+import { createdLabels, labelsBefore } from "../labels/names";
 import { createdLists, listsBefore, nothing } from "./events";
 import { verb } from "./verb";
 
@@ -16,11 +17,18 @@ export const createTask = verb({
   prepare: (args) => withRequestHash(args),
   run: write.createTask,
   events: {
-    raises: ["task.created", "list.created"],
-    before: (db, { input }) => listsBefore(db, input.listId),
+    raises: ["task.created", "list.created", "label.created"],
+    before: (db, { input }) => ({ ...listsBefore(db, input.listId), ...labelsBefore(db, input.labels) }),
     after: (db, _args, { task, replayed }, before) =>
       replayed
         ? nothing
-        : { events: [...createdLists(db, before, task), { type: "task.created", data: task }], tasks: [task.id] },
+        : {
+            events: [
+              ...createdLists(db, before, task),
+              ...createdLabels(db, before),
+              { type: "task.created", data: task },
+            ],
+            tasks: [task.id],
+          },
   },
 });

@@ -1,22 +1,28 @@
 import { authenticate } from "./authenticate";
 import { completeTask } from "./complete-task";
+import { createLabel } from "./create-label";
 import { createList } from "./create-list";
 import { createTask } from "./create-task";
 import { createWebhook } from "./create-webhook";
 import { deleteFeed } from "./delete-feed";
+import { deleteLabel } from "./delete-label";
 import { deleteList } from "./delete-list";
 import { deleteTask } from "./delete-task";
 import { deleteWebhook } from "./delete-webhook";
 import { getFeed } from "./get-feed";
 import { getTask } from "./get-task";
 import { identify } from "./identify";
+import { listAccountWebhooks } from "./list-account-webhooks";
+import { listLabels } from "./list-labels";
 import { listLists } from "./list-lists";
 import { listTasks } from "./list-tasks";
 import { listTasksWithLists } from "./list-tasks-with-lists";
 import { listWebhookDeliveries } from "./list-webhook-deliveries";
 import { listWebhooks } from "./list-webhooks";
 import { rotateFeed } from "./rotate-feed";
+import { rotateWebhookSecret } from "./rotate-webhook-secret";
 import { testWebhook } from "./test-webhook";
+import { updateLabel } from "./update-label";
 import { updateList } from "./update-list";
 import { updateTask } from "./update-task";
 import { updateWebhook } from "./update-webhook";
@@ -41,12 +47,18 @@ export const verbs = {
   createList,
   updateList,
   deleteList,
+  listLabels,
+  createLabel,
+  updateLabel,
+  deleteLabel,
   listTasksWithLists,
   listWebhooks,
+  listAccountWebhooks,
   createWebhook,
   updateWebhook,
   deleteWebhook,
   testWebhook,
+  rotateWebhookSecret,
   listWebhookDeliveries,
   getFeed,
   rotateFeed,

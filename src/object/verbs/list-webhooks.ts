@@ -1,5 +1,5 @@
 import * as webhooks from "../webhooks/service";
 import { verb } from "./verb";
 
-/** GET /api/v1/webhooks, the account page: the webhooks, without secrets (the page: with recent failures). */
-export const listWebhooks = verb({ writes: false, needsMax: true, run: webhooks.listWebhooks });
+/** GET /api/v1/webhooks: the webhooks, without secrets. */
+export const listWebhooks = verb({ writes: false, needsMax: true, run: (ctx) => webhooks.listWebhooks(ctx) });

@@ -1,5 +1,6 @@
 import { TaskPatch } from "../../domain/tasks/schemas";
 import * as write from "../tasks/write";
+import { createdLabels, labelsBefore } from "../labels/names";
 import { listsBefore, taskBefore, taskChangeRaises, taskChanged } from "./events";
 import { verb } from "./verb";
 
@@ -13,8 +14,15 @@ export const updateTask = verb({
   input: { patch: TaskPatch },
   run: write.updateTask,
   events: {
-    raises: taskChangeRaises,
-    before: (db, { id, patch }) => ({ ...taskBefore(db, id), ...listsBefore(db, patch.listId) }),
-    after: (db, _args, change, before) => taskChanged(db, before, change),
+    raises: [...taskChangeRaises, "label.created"],
+    before: (db, { id, patch }) => ({
+      ...taskBefore(db, id),
+      ...listsBefore(db, patch.listId),
+      ...labelsBefore(db, patch.labels),
+    }),
+    after: (db, _args, change, before) => {
+      const raised = taskChanged(db, before, change);
+      return { ...raised, events: [...createdLabels(db, before), ...raised.events] };
+    },
   },
 });

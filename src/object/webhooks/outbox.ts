@@ -1,5 +1,6 @@
 import { webhookOutbox, webhooks } from "../schema";
 import type { AccountDb } from "../context";
+import type { Label } from "../../domain/labels/schemas";
 import type { List } from "../../domain/lists/schemas";
 import type { Task } from "../../domain/tasks/schemas";
 import type { EventType } from "../../domain/webhooks/schemas";
@@ -18,6 +19,9 @@ export interface EventData {
   "list.created": List;
   "list.updated": List;
   "list.deleted": { id: string };
+  "label.created": Label;
+  "label.updated": Label;
+  "label.deleted": { id: string };
   /** Sent to the webhook tested alone, enabled or not, whatever its events. */
   "webhook.test": { webhookId: string; message: string };
 }

@@ -24,7 +24,8 @@ export const DELIVERY_LOG = 50;
 const notFound = () => new AppError("webhook_not_found", "No webhook with this id in your account.");
 
 export function toWebhook(row: WebhookRow): Webhook {
-  const { id, url, events, description, enabled, disabledReason, createdAt, updatedAt } = row;
+  const { id, url, events, description, enabled, disabledReason, previousSecretUntil, createdAt, updatedAt } = row;
+  const overlap = previousSecretUntil !== null && previousSecretUntil > Date.now();
   return {
     id,
     url,
@@ -32,16 +33,16 @@ export function toWebhook(row: WebhookRow): Webhook {
     ...(description ? { description } : {}),
     enabled,
     ...(disabledReason ? { disabledReason } : {}),
+    ...(overlap ? { previousSecretExpiresAt: new Date(previousSecretUntil).toISOString() } : {}),
     createdAt,
     updatedAt,
   };
 }
 
-/** 400 naming `url` when the address is refused (address.ts). */
+/** 400 naming `url` when the address is refused (address.ts: the refusal is a whole sentence). */
 function checkUrl(url: string, allowLoopback: boolean) {
   const refusal = webhookUrlRefusal(url, allowLoopback);
-  if (refusal)
-    throw new AppError("validation_failed", `The webhook URL ${refusal}.`, [{ path: "url", message: refusal }]);
+  if (refusal) throw new AppError("validation_failed", refusal, [{ path: "url", message: refusal }]);
 }
 
 function liveWebhook(db: AccountDb, id: string): WebhookRow {
@@ -55,22 +56,14 @@ function newSecret(): string {
   return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 }
 
-/** Failed attempts the account page shows per webhook. */
-const RECENT_FAILURES = 5;
-
-/** The account's webhooks; with `failures`, each with its last failed attempts (the account page). */
-export function listWebhooks(
-  ctx: AccountContext,
-  { failures }: { failures?: boolean } = {},
-): (Webhook & { recentFailures?: Delivery[] })[] {
-  const rows = ctx.db.select().from(webhooks).orderBy(webhooks.createdAt, webhooks.id).all();
-  if (!failures) return rows.map(toWebhook);
-  return rows.map((row) => ({
-    ...toWebhook(row),
-    recentFailures: listWebhookDeliveries(ctx, { id: row.id })
-      .filter((d) => d.status === undefined || d.status < 200 || d.status >= 300)
-      .slice(0, RECENT_FAILURES),
-  }));
+/** The account's webhooks, oldest first, without their secrets (the account page adds more: overview.ts). */
+export function listWebhooks({ db }: { db: AccountDb }): Webhook[] {
+  return db
+    .select()
+    .from(webhooks)
+    .orderBy(webhooks.createdAt, webhooks.id)
+    .all()
+    .map((row) => toWebhook(row));
 }
 
 export interface WebhookWrite {
@@ -125,6 +118,29 @@ export function updateWebhook(
     .get()!;
   if (patch.enabled === false) db.delete(webhookOutbox).where(eq(webhookOutbox.webhookId, id)).run();
   return toWebhook(row);
+}
+
+/** How long the secret before a rotation keeps signing: a receiver has a day to switch. */
+export const SECRET_OVERLAP_MS = 24 * 3_600_000;
+
+/**
+ * A new secret, shown once; the current one becomes the previous and signs every delivery too, for 24 h
+ * (delivery.ts sends both signatures). A secret rotated twice within a day keeps only the one just replaced.
+ */
+export function rotateWebhookSecret({ db }: AccountContext, { id }: { id: string }): NewWebhook {
+  const current = liveWebhook(db, id);
+  const row = db
+    .update(webhooks)
+    .set({
+      secret: newSecret(),
+      previousSecret: current.secret,
+      previousSecretUntil: Date.now() + SECRET_OVERLAP_MS,
+      updatedAt: nowSql,
+    })
+    .where(eq(webhooks.id, id))
+    .returning()
+    .get()!;
+  return { ...toWebhook(row), secret: row.secret };
 }
 
 /** Deletes the webhook, its pending deliveries and its log. */

@@ -1,0 +1,2 @@
+ALTER TABLE `webhooks` ADD `previous_secret` text;--> statement-breakpoint
+ALTER TABLE `webhooks` ADD `previous_secret_until` integer;
