@@ -62,24 +62,39 @@ describe.runIf(has("parentId"))("create_task with subtasks", () => {
   });
 });
 
-describe.runIf(has("priority") && has("labels"))("labels and priority", () => {
-  it("sets them on create and update, says what changed, and filters by them", async () => {
+describe.runIf(has("labels"))("labels", () => {
+  it("sets them on create and update, says what changed, and filters by all of them, ignoring case", async () => {
     const { client } = await setUp();
-    const a = (await both(client, "create_task", { title: "Call Bob", labels: ["phone", "Work"], priority: 4 })).data
-      .task;
+    const a = (await both(client, "create_task", { title: "Call Bob", labels: ["phone", "Work"] })).data.task;
     const b = (await both(client, "create_task", { title: "Buy stamps", labels: ["errand"] })).data.task;
-    expect([a.priority, a.labels, a.important]).toEqual([4, ["phone", "Work"], true]);
-    const { text } = await both(client, "update_task", { id: b.id, labels: ["errand", "phone"], priority: 2 });
-    expect(text).toMatch(
-      new RegExp(`^Updated \\(labels, priority\\): ${b.id} "Buy stamps", priority 2, labels "errand" "phone"$`),
-    );
+    expect(a.labels).toEqual(["phone", "Work"]);
+    const { text, data } = await both(client, "update_task", { id: b.id, labels: ["errand", "PHONE"] });
+    expect(data.task.labels).toEqual(["errand", "phone"]);
+    expect(text).toMatch(new RegExp(`^Updated \\(labels\\): ${b.id} "Buy stamps", labels "errand" "phone"$`));
     const ids = async (args: Record<string, unknown>) =>
       (await both(client, "list_tasks", args)).data.tasks.map((t: any) => t.id);
     expect(await ids({ labels: ["phone"] })).toEqual([a.id, b.id]);
     expect(await ids({ labels: ["PHONE", "errand"] })).toEqual([b.id]);
+    const listed = await both(client, "list_tasks", { labels: ["work"] });
+    expect(listed.text).toContain(`- ${a.id} "Call Bob", labels "phone" "Work"`);
+    expect((await callError(client, "list_tasks", { labels: [] })).fields).toContain("labels");
+  });
+});
+
+describe.runIf(has("priority"))("priority", () => {
+  it("sets it on create and update, says what changed, filters and sorts by it", async () => {
+    const { client } = await setUp();
+    const a = (await both(client, "create_task", { title: "Call Bob", priority: 4 })).data.task;
+    const b = (await both(client, "create_task", { title: "Buy stamps" })).data.task;
+    expect([a.priority, a.important, b.priority]).toEqual([4, true, 1]);
+    const { text } = await both(client, "update_task", { id: b.id, priority: 2 });
+    expect(text).toBe(`Updated (priority): ${b.id} "Buy stamps", priority 2`);
+    const ids = async (args: Record<string, unknown>) =>
+      (await both(client, "list_tasks", args)).data.tasks.map((t: any) => t.id);
     expect(await ids({ priority: 4 })).toEqual([a.id]);
     expect(await ids({ priority: [2, 4] })).toEqual([a.id, b.id]);
     expect(await ids({ sort: "priority" })).toEqual([a.id, b.id]);
+    expect((await callError(client, "list_tasks", { priority: 5 })).fields.join()).toContain("priority");
   });
 });
 

@@ -98,12 +98,14 @@ describe("tools/list", () => {
       "dueAfter",
       "dueBefore",
       "important",
+      "labels",
       "limit",
       "listId",
       "lists",
       "query",
       "since",
     ]);
+    expect(list.properties.labels).toMatchObject({ type: "array", minItems: 1, maxItems: 20 });
     expect(list.properties.lists.type).toBe("boolean");
     expect((tool("complete_task").inputSchema as any).required).toEqual(["id"]);
     expect((tool("delete_task").inputSchema as any).required).toEqual(["id"]);

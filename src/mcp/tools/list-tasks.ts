@@ -59,7 +59,7 @@ export const listTasksTool = defineTool({
     // Filters whose names say what they do carry no description of their own (tokens, budget.test.ts).
     completed: Completed.optional().meta({ description: "true: done tasks only; false: open only; left out: both." }),
     listId: ListId.optional().meta({ description: "Only this list's tasks (its `id`)." }),
-    query: SearchQuery.optional().meta({ description: "Words matched as word prefixes in title or notes." }),
+    query: SearchQuery.optional().meta({ description: "Words matched as word prefixes in title, notes or labels." }),
     important: z.boolean().optional(),
     // Inclusive: said once in the tool's description.
     dueBefore: Day.optional(),
