@@ -49,6 +49,8 @@ export default defineConfig(() => {
           TEST_MIGRATIONS: await readD1Migrations("./migrations"),
           TEST_RATE_LIMITS: await rateLimitsOf("./wrangler.toml"),
           ADMIN_TOKEN: "test-admin-token",
+          // Signs the API keys and feed URLs the tests make (src/domain/credential-mac.ts).
+          CREDENTIAL_SECRET: "test-credential-secret",
           // Every suite signs up from the same "IP": limits are off here, and test/hardening
           // turns them on per request (a patched env) against the real [[ratelimits]] bindings.
           RATE_LIMITS: "off",

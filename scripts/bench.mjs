@@ -134,6 +134,9 @@ async function startServer(port, adminToken) {
     "BENCH_ROUTES:on",
     "--var",
     `ADMIN_TOKEN:${adminToken}`,
+    // Signs the bench's keys (src/domain/credential-mac.ts): any value will do for one run.
+    "--var",
+    `CREDENTIAL_SECRET:${randomBytes(32).toString("base64url")}`,
   ];
   const started = performance.now();
   server = spawn("wrangler", args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });

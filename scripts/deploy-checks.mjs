@@ -106,3 +106,24 @@ export function adminTokenNotice({ upload, generated }) {
     "",
   ].join("\n");
 }
+
+/**
+ * What the deploy does with CREDENTIAL_SECRET, the key that signs API keys and feed URLs (src/domain/credential-mac.ts).
+ * `secretList` as for planAdminToken. Returns `{ upload, problems }`: a fresh secret when the Worker surely has none
+ * (its first deploy, or an upgrade from a release before signed keys: nothing was signed yet), never otherwise, since
+ * a new secret invalidates every key and feed URL signed with the old one. Nobody needs to know it: it is not shown.
+ */
+export function planCredentialSecret({ secretList, generate = generateAdminToken }) {
+  if (secretList?.ok) {
+    if (/"name":\s*"CREDENTIAL_SECRET"/.test(secretList.stdout)) return { upload: undefined, problems: [] };
+  } else if (!WORKER_NOT_FOUND.test(`${secretList?.stdout ?? ""}\n${secretList?.stderr ?? ""}`)) {
+    return {
+      upload: undefined,
+      problems: [
+        "`wrangler secret list` failed, so whether the Worker already has CREDENTIAL_SECRET is unknown; not deploying " +
+          "rather than replace it (a new one would invalidate every API key and feed URL). Run `npm run deploy` again",
+      ],
+    };
+  }
+  return { upload: generate(), problems: [] };
+}

@@ -5,6 +5,8 @@
 //   3. builds the assets, creates the D1 database if the account has none of that name, applies its migrations;
 //   4. `wrangler deploy --minify`, which creates the KV namespace on the first deploy (automatic provisioning) and
 //      uploads ADMIN_TOKEN (given or generated) when there is one to upload. A given token is never printed.
+//      CREDENTIAL_SECRET (it signs API keys and feed URLs) is generated and uploaded when the Worker has none, never
+//      replaced, and never printed.
 // Migrations run before the new code, as every migration here only adds. Arguments reach `wrangler deploy`
 // (`--config <file>` every wrangler command); with --dry-run only the first check runs, then `wrangler deploy --dry-run`.
 import { spawnSync } from "node:child_process";
@@ -12,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { experimental_readRawConfig } from "wrangler";
-import { adminTokenNotice, planAdminToken, varProblems } from "./deploy-checks.mjs";
+import { adminTokenNotice, planAdminToken, planCredentialSecret, varProblems } from "./deploy-checks.mjs";
 
 const args = process.argv.slice(2);
 const dryRun = args.includes("--dry-run");
@@ -47,6 +49,7 @@ if (problems.length > 0) refuse(problems);
 
 /** What this deploy does with ADMIN_TOKEN (planAdminToken); none on a dry run, which uploads nothing. */
 let adminToken = { upload: undefined, generated: false };
+let credentialSecret = { upload: undefined };
 if (!dryRun) {
   const databases = wrangler(["d1", "list", "--json"], { capture: true });
   if (!databases.ok) {
@@ -58,9 +61,12 @@ if (!dryRun) {
   }
   const fromEnv = process.env.ADMIN_TOKEN;
   // The Worker does not exist before its first deploy: then `secret list` fails with "not found".
-  const secretList = fromEnv ? undefined : wrangler(["secret", "list", "--format", "json"], { capture: true });
+  const secretList = wrangler(["secret", "list", "--format", "json"], { capture: true });
   adminToken = planAdminToken({ fromEnv, secretList });
-  if (adminToken.problems.length > 0) refuse(adminToken.problems);
+  credentialSecret = planCredentialSecret({ secretList });
+  if (adminToken.problems.length + credentialSecret.problems.length > 0) {
+    refuse([...adminToken.problems, ...credentialSecret.problems]);
+  }
 
   const db = rawConfig.d1_databases?.find((d) => d.binding === "DB");
   if (!JSON.parse(databases.stdout).some((d) => d.name === db.database_name)) {
@@ -71,10 +77,14 @@ if (!dryRun) {
 
 must("npm run assets", { ok: spawnSync("npm", ["run", "assets"], { stdio: "inherit" }).status === 0 });
 const secretArgs = [];
-const secretsDir = adminToken.upload ? mkdtempSync(join(tmpdir(), "deploy-")) : undefined;
+const secrets = {
+  ...(adminToken.upload ? { ADMIN_TOKEN: adminToken.upload } : {}),
+  ...(credentialSecret.upload ? { CREDENTIAL_SECRET: credentialSecret.upload } : {}),
+};
+const secretsDir = Object.keys(secrets).length > 0 ? mkdtempSync(join(tmpdir(), "deploy-")) : undefined;
 if (secretsDir) {
   const file = join(secretsDir, "secrets.json");
-  writeFileSync(file, JSON.stringify({ ADMIN_TOKEN: adminToken.upload }), { mode: 0o600 });
+  writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
   secretArgs.push("--secrets-file", file);
 }
 const deployArgs = args.filter((_, i) => configAt < 0 || (i !== configAt && i !== configAt + 1));

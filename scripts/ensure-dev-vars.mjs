@@ -1,7 +1,8 @@
 // Gives a fresh clone a local ADMIN_TOKEN in .dev.vars (gitignored), so `npm run dev`
 // serves the admin route and `npm run demo-key` can grant Max. Never used in production.
 // It also keeps PUBLIC_ORIGIN empty locally (links then point at the local server, even once wrangler.toml names the
-// production origin), and names a mail sender, so mail is on and simulated by wrangler.
+// production origin), names a mail sender, so mail is on and simulated by wrangler, and sets a local CREDENTIAL_SECRET,
+// which signs API keys and feed URLs (src/domain/credential-mac.ts): keys made under `npm run dev` work there only.
 import { randomBytes } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
@@ -17,4 +18,8 @@ if (!/^MAIL_FROM=/m.test(readFileSync(".dev.vars", "utf8"))) {
 if (!/^PUBLIC_ORIGIN=/m.test(readFileSync(".dev.vars", "utf8"))) {
   appendFileSync(".dev.vars", "PUBLIC_ORIGIN=\n");
   console.log("Added an empty PUBLIC_ORIGIN to .dev.vars: local links use the local server's origin.");
+}
+if (!/^CREDENTIAL_SECRET=/m.test(readFileSync(".dev.vars", "utf8"))) {
+  appendFileSync(".dev.vars", `CREDENTIAL_SECRET=dev-${randomBytes(32).toString("base64url")}\n`);
+  console.log("Added a local CREDENTIAL_SECRET to .dev.vars: it signs the API keys and feed URLs made locally.");
 }

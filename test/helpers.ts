@@ -89,6 +89,7 @@ export async function accountSql<T = Record<string, SqlStorageValue>>(
   ...params: SqlStorageValue[]
 ): Promise<T[]> {
   const { runInDurableObject } = await import("cloudflare:test");
-  const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
+  const { accountObjectId } = await import("../src/control/account-client");
+  const stub = env.ACCOUNTS.get(accountObjectId(env, accountId));
   return runInDurableObject(stub, (_instance, state) => state.storage.sql.exec(query, ...params).toArray() as T[]);
 }

@@ -10,6 +10,8 @@ export interface Account {
   id: string;
   email: string;
   timeZone: string;
+  /** Where the account's data lives, chosen at sign-up. */
+  dataLocation: "global" | "eu";
   membership: Membership;
   createdAt: string;
   totpEnabled: boolean;
@@ -164,10 +166,11 @@ async function download(path: string, token: string): Promise<{ blob: Blob; file
 }
 
 type Credentials = { email: string; password: string };
+type SignUpBody = Credentials & { dataLocation?: Account["dataLocation"] };
 type SessionResult = { token: string; account: Account };
 
 export const api = {
-  signUp: (body: Credentials) => call<SessionResult>("/auth/signup", { method: "POST", body, deviceCookie: true }),
+  signUp: (body: SignUpBody) => call<SessionResult>("/auth/signup", { method: "POST", body, deviceCookie: true }),
   logIn: (body: Credentials & { code?: string }) =>
     call<SessionResult>("/auth/login", { method: "POST", body, deviceCookie: true }),
   logOut: (token: string) => call<void>("/auth/logout", { method: "POST", token }),

@@ -92,6 +92,10 @@ function renderMembership(membership: Membership): void {
 function showAccount(account: Account): void {
   currentAccount = account;
   byId("session-email").textContent = account.email;
+  byId("data-location").textContent =
+    account.dataLocation === "eu"
+      ? "Your tasks and lists are stored in the European Union (chosen at sign-up)."
+      : "Your tasks and lists are stored near where the account is used (chosen at sign-up).";
   renderMembership(account.membership);
   renderTimeZone(account);
   verifyFirst = renderVerification(account);
@@ -240,11 +244,21 @@ const control: ControlDeps = {
   keys: () => currentKeys,
 };
 
+/** The sign-up form's choice of where the data lives. */
+const chosenLocation = () =>
+  document.querySelector<HTMLInputElement>("#sign-up-form input[name=dataLocation]:checked")?.value === "eu"
+    ? "eu"
+    : "global";
+
 async function start(): Promise<void> {
   renderConnection(endpoints, null);
   wireCopyButtons(document.body);
   wireAuthForm("sign-in-form", (email, password) => api.logIn({ email, password, code: signInCode() }), 1);
-  wireAuthForm("sign-up-form", (email, password) => api.signUp({ email, password }), 10);
+  wireAuthForm(
+    "sign-up-form",
+    (email, password) => api.signUp({ email, password, dataLocation: chosenLocation() }),
+    10,
+  );
   wireCreateKey();
   wireSignOut();
   wireFeed((error) => handleError(error));

@@ -1,4 +1,5 @@
 import type { AccountChange } from "../object/changes";
+import { dataLocationOf } from "../domain/data-location";
 import type { NewAccount } from "../object/account-object";
 import type { TaskCredential } from "../object/credentials";
 import { moveFromD1 } from "./move-from-d1";
@@ -12,9 +13,26 @@ import type { VerbArgs, VerbName, VerbValue } from "../object/verbs";
 
 type AccountStub = ReturnType<Env["ACCOUNTS"]["get"]>;
 
+/**
+ * The one place an account's object id is made. The account's id says where its data lives
+ * (domain/data-location.ts): an "eu" account's object is in the EU jurisdiction, so every credential
+ * that names the account reaches it with no lookup. Local workerd (wrangler dev, the Vitest pool) has no
+ * jurisdictions and throws "not implemented in workerd"; there alone an "eu" object is a stand-in of the
+ * same namespace under another name (`eu:<id>`), so routing stays testable. Cloudflare never throws this.
+ */
+export function accountObjectId(env: Env, accountId: string): DurableObjectId {
+  if (dataLocationOf(accountId) === "global") return env.ACCOUNTS.idFromName(accountId);
+  try {
+    return env.ACCOUNTS.jurisdiction("eu").idFromName(accountId);
+  } catch (e) {
+    if (!/not implemented in workerd/i.test(String(e))) throw e;
+    return env.ACCOUNTS.idFromName(`eu:${accountId}`);
+  }
+}
+
 /** The account's object. Its first `get` places it near the request that makes it (sign-up). */
 export const accountObject = (env: Env, accountId: string): AccountStub =>
-  env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
+  env.ACCOUNTS.get(accountObjectId(env, accountId));
 
 /**
  * One call to the account's object, and its value (or its error, thrown). An object without its account

@@ -16,6 +16,10 @@ export const accounts = sqliteTable(
     createdAt: text("created_at").notNull().default(nowSql),
     /** When the address was proven by a mailed link (email-schema.ts); NULL until then. */
     emailVerifiedAt: text("email_verified_at"),
+    /** Chosen at sign-up only (domain/data-location.ts); the account's id carries it too, for routing. */
+    dataLocation: text("data_location", { enum: ["global", "eu"] })
+      .notNull()
+      .default("global"),
   },
   (t) => [uniqueIndex("accounts_email_unique").on(t.email)],
 );
@@ -104,14 +108,40 @@ export const waitingMoves = sqliteTable("waiting_moves", {
 });
 
 /**
- * The columns of each declared task field (domain/tasks/fields.ts), in declaration order, but those only the
- * account objects have (`objectOnly`): the single-database release never wrote them.
+ * Accounts that may still hold a feed token made before tokens were signed (control/feed-tokens.ts): every
+ * account that existed at D1 migration 0014, until it rotates or disables its feed.
  */
-const taskColumns = Object.fromEntries(
-  Object.entries(taskFields)
-    .filter(([, field]) => !("objectOnly" in field))
-    .map(([key, field]) => [key, field.column]),
-) as { [K in keyof TaskFields as TaskFields[K] extends { objectOnly: true } ? never : K]: TaskFields[K]["column"] };
+export const unsignedFeeds = sqliteTable("unsigned_feeds", {
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+});
+
+/**
+ * The task fields the single-database release stored (domain/tasks/fields.ts), in declaration order: that
+ * table is frozen, and fields added since (parentId, priority, position, labels) are the object's alone; the
+ * move from D1 gives moved rows their values as the objects' migrations gave old ones (object/move-in.ts).
+ */
+const singleDatabaseFields = [
+  "id",
+  "title",
+  "completed",
+  "updatedAt",
+  "important",
+  "listId",
+  "due",
+  "reminder",
+  "repeat",
+  "notes",
+  "completedAt",
+  "createdAt",
+  "deletedAt",
+  "nextId",
+] as const satisfies readonly (keyof TaskFields)[];
+type SingleDatabaseField = (typeof singleDatabaseFields)[number];
+const taskColumns = Object.fromEntries(singleDatabaseFields.map((key) => [key, taskFields[key].column])) as {
+  [K in SingleDatabaseField]: TaskFields[K]["column"];
+};
 
 export const tasks = sqliteTable(
   "tasks",

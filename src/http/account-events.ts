@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { sha256Hex } from "../domain/crypto";
-import { newFeedToken } from "../object/feeds";
+import { forgetUnsignedFeed, newFeedToken } from "../control/feed-tokens";
 import { allowsLoopback } from "../domain/webhooks/address";
 import { Delivery, NewWebhook, PendingDelivery, Webhook, WebhookInput } from "../domain/webhooks/schemas";
 import type { AppEnv } from "../transport/env";
@@ -63,8 +63,9 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       // Made and hashed here (WebCrypto): the object stores only the hash, and the URL is shown once.
-      const token = newFeedToken(c.var.caller.accountId);
+      const token = await newFeedToken(c.env.CREDENTIAL_SECRET, c.var.caller.accountId);
       const { createdAt } = await runFor(c, "rotateFeed", { tokenHash: await sha256Hex(token) });
+      await forgetUnsignedFeed(c.var.db, c.var.caller.accountId);
       const url = absoluteUrl(c.env, c.req.url, `/feeds/${token}.ics`);
       return c.json({ url, webcalUrl: url.replace(/^https?:/, "webcal:"), createdAt }, 201);
     },
@@ -83,6 +84,7 @@ export function registerEventRoutes(app: OpenAPIHono<AppEnv>) {
     }),
     async (c) => {
       await runFor(c, "deleteFeed", undefined as never);
+      await forgetUnsignedFeed(c.var.db, c.var.caller.accountId);
       return c.body(null, 204);
     },
   );

@@ -6,7 +6,7 @@ import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
 import { Webhook } from "../domain/webhooks/schemas";
 import { ConnectionSummary } from "./account-connections";
-import { ApiKeySummary, Membership, SessionSummary } from "./account-schemas";
+import { ApiKeySummary, DataLocationField, Membership, SessionSummary } from "./account-schemas";
 
 /**
  * The shape of `GET /account/export`, published as JSON Schema in the OpenAPI document. The
@@ -21,6 +21,7 @@ export const AccountExport = z
       id: z.string(),
       email: z.string(),
       timeZone: z.string().openapi({ description: "IANA time zone in which repeating tasks advance." }),
+      dataLocation: DataLocationField,
       createdAt: Timestamp,
     }),
     membership: Membership,

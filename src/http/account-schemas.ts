@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DATA_LOCATIONS } from "../domain/data-location";
 
 /** Pieces shared by the session routes' files (account.ts, account-security.ts, account-data.ts). */
 
@@ -10,6 +11,12 @@ export const session = [{ sessionAuth: [] }];
 export const NewPassword = z.string().min(10, { error: "must be at least 10 characters" }).max(1024);
 /** A password being checked: any length a sign-up could have set. */
 export const GivenPassword = z.string().min(1, { error: "must not be empty" }).max(1024);
+
+/** Where the account's data lives: chosen at sign-up, and only then. */
+export const DataLocationField = z.enum(DATA_LOCATIONS).openapi({
+  description:
+    'Where the account\'s data (tasks, lists, keys\' status) is stored: "global" (near where the account is first used) or "eu" (in the European Union, by Cloudflare\'s Durable Objects jurisdiction). Chosen at sign-up only; it never changes. docs/security.md says what it covers.',
+});
 
 export const Membership = z.object({
   plan: z.enum(["free", "max"]),

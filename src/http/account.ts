@@ -12,7 +12,7 @@ import type { AppEnv } from "../transport/env";
 import { routesFor, SESSION, SESSION_TASKS, SIGN_IN, SIGN_OUT } from "./access";
 import { limitLogin, rememberDevice } from "../transport/sign-in";
 import { errorResponses } from "../transport/problem";
-import { ApiKeySummary, body, json, Membership, NewPassword, session } from "./account-schemas";
+import { ApiKeySummary, body, DataLocationField, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerDataRoutes } from "./account-data";
 import { registerSecurityRoutes } from "./account-security";
 import { registerConnectionRoutes } from "./account-connections";
@@ -29,10 +29,13 @@ const Credentials = z.strictObject({
   password: NewPassword,
 });
 
+const SignUpBody = Credentials.extend({ dataLocation: DataLocationField.optional() });
+
 const Account = z.object({
   id: z.string(),
   email: z.string(),
   timeZone: z.string(),
+  dataLocation: DataLocationField,
   membership: Membership,
   createdAt: z.string().openapi({ description: "When the account signed up (RFC 3339 UTC)." }),
   totpEnabled: z
@@ -117,7 +120,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       path: "/auth/signup",
       operationId: "signUp",
       security: [],
-      request: body(Credentials),
+      request: body(SignUpBody),
       responses: {
         201: { description: "Signed up and signed in.", ...json(SessionResult) },
         ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited"),

@@ -48,12 +48,25 @@ export interface NewAccount {
  */
 export class AccountObject extends DurableObject<Env> {
   private readonly db: AccountDb;
+  /** Whether this object's SQLite has its tables: set up by `init` or `moveIn`, never by any other call. */
+  private migrated: boolean;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.db = drizzle(ctx.storage, { schema });
+    // An object a call reaches for an account it does not know must persist nothing (issue 35): its schema
+    // alone is 180 KiB. So a new object stays empty, and answers ACCOUNT_MISSING, until sign-up (`init`) or the
+    // move from D1 (`moveIn`) gives it its account; an object that has tables runs the migrations it lacks.
+    this.migrated = hasTables(ctx.storage);
     // The only wait no call may pass: the object's own SQLite, never a network call (Rules of Durable Objects).
-    void ctx.blockConcurrencyWhile(async () => migrateInOrder(ctx.storage, migrations));
+    if (this.migrated) void ctx.blockConcurrencyWhile(async () => migrateInOrder(ctx.storage, migrations));
+  }
+
+  /** The tables, for the two calls that give an object its account. */
+  private migrate(): void {
+    if (this.migrated) return;
+    migrateInOrder(this.ctx.storage, migrations);
+    this.migrated = true;
   }
 
   /**
@@ -63,6 +76,7 @@ export class AccountObject extends DurableObject<Env> {
    */
   async init(row: NewAccount): Promise<Result<null>> {
     try {
+      this.migrate();
       this.db.insert(account).values(row).onConflictDoNothing().run();
       return { ok: true, value: null };
     } catch (e) {
@@ -109,7 +123,7 @@ export class AccountObject extends DurableObject<Env> {
    */
   async feed(tokenHash: string): Promise<Result<{ tasks: ReturnType<typeof feedTasks>; timeZone: string }>> {
     try {
-      const row = accountRow(this.db);
+      const row = this.migrated ? accountRow(this.db) : undefined;
       if (!row || row.erasedAt || !isFeedToken(this.db, tokenHash)) {
         throw new AppError(
           "not_found",
@@ -175,6 +189,7 @@ export class AccountObject extends DurableObject<Env> {
    */
   async moveIn(moved: MovedAccount): Promise<Result<boolean>> {
     try {
+      this.migrate();
       const written = this.ctx.storage.transactionSync(() => {
         if (!this.accountMissing()) return false;
         writeMovedAccount(this.db, moved);
@@ -199,6 +214,7 @@ export class AccountObject extends DurableObject<Env> {
     await this.ctx.storage.deleteAll();
     forgetListing(this.db);
     migrateInOrder(this.ctx.storage, migrations);
+    this.migrated = true;
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
   }
 
@@ -209,7 +225,7 @@ export class AccountObject extends DurableObject<Env> {
    * pass another (test/events/support.ts `runAlarmAt`), to run it at a due time without sleeping.
    */
   override async alarm(_info?: AlarmInvocationInfo, now = Date.now()): Promise<void> {
-    const row = accountRow(this.db);
+    const row = this.migrated ? accountRow(this.db) : undefined;
     if (!row || row.erasedAt) return;
     // Retention runs on every alarm (three indexed deletes: microseconds), whichever job set it.
     this.ctx.storage.transactionSync(() => purgeAccount(this.db));
@@ -252,8 +268,13 @@ export class AccountObject extends DurableObject<Env> {
     else await this.ctx.storage.setAlarm(at);
   }
 
-  /** Whether the object has no account row yet: never set up by sign-up, nor moved from D1. */
+  /** Whether the object has no account row yet: never set up by sign-up, nor moved from D1. Reads only. */
   private accountMissing(): boolean {
-    return !this.db.select({ id: account.id }).from(account).get();
+    return !this.migrated || !this.db.select({ id: account.id }).from(account).get();
   }
 }
+
+/** Whether the object's SQLite has any table of its own (a read: an empty object stays empty). */
+const hasTables = (storage: DurableObjectStorage) =>
+  storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' LIMIT 1").toArray()
+    .length > 0;

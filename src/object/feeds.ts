@@ -1,30 +1,14 @@
 import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import { feed, tasks } from "./schema";
 import type { AccountContext, AccountDb } from "./context";
-import { randomBase62 } from "../domain/crypto";
 import { toTask } from "./tasks/row";
 import type { Task } from "../domain/tasks/schemas";
 
 /**
- * The account's private calendar feed, `/feeds/<token>.ics`. The token is the account's id (32 hex
- * digits, so the Worker knows which object to ask without a lookup) and 32 random base62 characters
- * (190 bits); the object keeps only its SHA-256, so a rotated or disabled token is refused (404) on
- * its very next request. Max is judged by the object at every read (403 when lapsed).
+ * The account's private calendar feed, `/feeds/<token>.ics`: the token is made and judged on the Worker's side
+ * (control/feed-tokens.ts); the object keeps only its SHA-256, so a rotated or disabled token is refused (404)
+ * on its very next request. Max is judged by the object at every read (403 when lapsed).
  */
-
-const ACCOUNT_HEX = 32;
-const RANDOM = 32;
-const TOKEN = new RegExp(`^[0-9a-f]{${ACCOUNT_HEX}}[0-9A-Za-z]{${RANDOM}}$`);
-
-/** A new token for the account: made by the Worker, which hashes it (WebCrypto) before the object stores it. */
-export const newFeedToken = (accountId: string) => accountId.replaceAll("-", "") + randomBase62(RANDOM);
-
-/** The account a well-formed token names (as a UUID), or undefined. */
-export function accountOfFeedToken(token: string): string | undefined {
-  if (!TOKEN.test(token)) return undefined;
-  const hex = token.slice(0, ACCOUNT_HEX);
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 export interface FeedStatus {
   enabled: boolean;

@@ -23,6 +23,10 @@ export const tasks = sqliteTable("tasks", taskColumns, (t) => [
   index("tasks_list_idx")
     .on(t.listId, t.completed, t.deletedAt)
     .where(sql`${t.deletedAt} IS NULL AND ${t.listId} IS NOT NULL`),
+  // A task's live subtasks: counts, trees, cascades and the order among siblings (list, parent, position).
+  index("tasks_parent_idx").on(t.parentId, t.position).where(sql`${t.deletedAt} IS NULL AND ${t.parentId} IS NOT NULL`),
+  // Siblings in order, top-level ones included: where a new task goes (last) and where a move puts it.
+  index("tasks_position_idx").on(t.listId, t.parentId, t.position).where(sql`${t.deletedAt} IS NULL`),
 ]);
 
 export type TaskRow = typeof tasks.$inferSelect;

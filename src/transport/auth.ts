@@ -2,9 +2,9 @@ import type { Hook } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { type AccountCaller, runVerb } from "../control/caller";
 import { UNAUTHORIZED } from "../object/credentials";
-import { accountOfKey } from "../control/key-directory";
+import { accountOfUnsignedKey } from "../control/key-directory";
 import type { VerbArgs, VerbName, VerbValue } from "../object/verbs";
-import { verifiedKeyHash } from "../control/api-keys/service";
+import { checkedKey } from "../control/api-keys/service";
 import { authenticateSession } from "../control/accounts/service";
 import { sha256Hex, timingSafeEqual } from "../domain/crypto";
 import { AppError } from "../domain/errors";
@@ -18,18 +18,20 @@ export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[
 export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("authorization"));
 
 /**
- * An API key as an account caller: format and checksum (no I/O), the per-key rate limit, then the
- * account the key names (key-directory.ts). Whether the key is live, and the account's Max, are judged by the
- * account's object in the request's one call. Shared by REST and MCP.
+ * An API key as an account caller: format, checksum and MAC (no I/O; a forged key is refused and counted
+ * against its IP here, before any object call), the per-key rate limit, then the account: the one a signed
+ * key names, or for an older key the one D1's directory knows its hash for (key-directory.ts). Whether the
+ * key is live, and the account's Max, are judged by the account's object in the request's one call.
+ * Shared by REST and MCP.
  */
 export async function keyCaller(
   env: Env,
   request: Request,
   key: string | undefined,
 ): Promise<{ caller: AccountCaller; keyHash: string; rateHeaders: RateHeaders }> {
-  const keyHash = await verifiedKeyHash(key).catch((e) => failedKeyAttempt(env, request, e));
+  const { parsed, keyHash } = await checkedKey(env, key).catch((e) => failedKeyAttempt(env, request, e));
   const rateHeaders = await limitApiKey(env, keyHash);
-  const accountId = await accountOfKey(env, key!, keyHash);
+  const accountId = parsed.format === "signed" ? parsed.accountId : await accountOfUnsignedKey(env, parsed, keyHash);
   if (!accountId) await failedKeyAttempt(env, request, new AppError("unauthorized", UNAUTHORIZED));
   return { caller: { env, accountId: accountId!, credential: { kind: "key", keyHash } }, keyHash, rateHeaders };
 }

@@ -43,6 +43,7 @@ const grant = cors({
     "Location",
     "Link",
     "Idempotent-Replayed",
+    "List-Created",
     "Retry-After",
     "RateLimit",
     "RateLimit-Policy",

@@ -11,7 +11,7 @@ import { Problem } from "./problem";
 export interface RatePolicy {
   /** Name in the `RateLimit-Policy` and `RateLimit` headers. */
   name: string;
-  binding: "KEY_LIMITER" | "IP_LIMITER" | "LOGIN_LIMITER" | "ACCOUNT_LIMITER";
+  binding: "KEY_LIMITER" | "IP_LIMITER" | "LOGIN_LIMITER" | "ACCOUNT_LIMITER" | "FEED_LIMITER" | "FEED_IP_LIMITER";
   quota: number;
   /** Window in seconds. */
   window: number;
@@ -28,6 +28,10 @@ export const RATE_POLICIES = {
   perDevice: { name: "per-device", binding: "LOGIN_LIMITER", quota: 5, window: 60 },
   /** Per account on the session routes (/account, /account/*), whichever of its sessions asks. */
   perAccount: { name: "per-account", binding: "ACCOUNT_LIMITER", quota: 60, window: 60 },
+  /** Per feed token on /feeds/*: a calendar app polls a feed every few minutes at most. */
+  perFeed: { name: "per-feed", binding: "FEED_LIMITER", quota: 20, window: 60 },
+  /** Per client IP on /feeds/*, all feeds together (a calendar service polls many users' feeds from one address). */
+  perFeedIp: { name: "per-feed-ip", binding: "FEED_IP_LIMITER", quota: 300, window: 60 },
 } as const satisfies Record<string, RatePolicy>;
 
 /** `RATE_LIMITS = "off"` is for benchmarks and local load tests; production keeps the default "on". */
@@ -105,6 +109,17 @@ export const limitApiKey = (env: Env, keyHash: string) =>
 export async function failedKeyAttempt(env: Env, request: Request, e: unknown): Promise<never> {
   if (isAppError(e) && e.code === "unauthorized") {
     await consume(env, RATE_POLICIES.perIp, `key:${clientIp(request)}`, "failed API-key attempts per client IP");
+  }
+  throw e;
+}
+
+/**
+ * A feed request that found no feed counts against the caller's IP, with the failed key attempts' quota:
+ * past it the answer is 429 instead of 404. A real feed is never refused by this count. Rethrows `e` otherwise.
+ */
+export async function failedFeedAttempt(env: Env, request: Request, e: unknown): Promise<never> {
+  if (isAppError(e) && e.code === "not_found") {
+    await consume(env, RATE_POLICIES.perIp, `feed:${clientIp(request)}`, "unknown feed addresses per client IP");
   }
   throw e;
 }

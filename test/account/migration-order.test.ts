@@ -20,10 +20,16 @@ const SHIPPED: [tag: string, when: number][] = [
   ["0003_connection_generation", 1795635731825],
   ["0004_webhook_secret_rotation", 1795771754014],
   ["0005_labels", 1795771416410],
+  ["0006_subtasks_priority_position", 1795771727664],
 ];
 
 type Migrations = typeof migrations;
-const scratch = () => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(`migration-order-${crypto.randomUUID()}`));
+/** An object with every migration run, as sign-up's `init` leaves one (a new object has no tables until then). */
+const scratch = async () => {
+  const stub = env.ACCOUNTS.get(env.ACCOUNTS.idFromName(`migration-order-${crypto.randomUUID()}`));
+  await runInDurableObject(stub, (_instance, state) => migrateInOrder(state.storage, migrations));
+  return stub;
+};
 const recorded = (storage: DurableObjectStorage) =>
   storage.sql
     .exec<{ at: number }>("SELECT created_at AS at FROM __drizzle_migrations ORDER BY rowid")
@@ -69,7 +75,7 @@ describe("migrateInOrder", () => {
         m0001: "CREATE TABLE scratch_b (x);--> statement-breakpoint\nCREATE TABLE scratch_c (x);",
       },
     };
-    await runInDurableObject(scratch(), async (_instance, state) => {
+    await runInDurableObject(await scratch(), async (_instance, state) => {
       const { storage } = state;
       storage.sql.exec("DELETE FROM __drizzle_migrations");
       migrateInOrder(storage, first);
@@ -85,7 +91,7 @@ describe("migrateInOrder", () => {
   });
 
   it("takes over an object made under drizzle's migrator: runs what it skipped, and nothing it ran", async () => {
-    await runInDurableObject(scratch(), async (_instance, state) => {
+    await runInDurableObject(await scratch(), async (_instance, state) => {
       const { storage } = state;
       // Every shipped migration recorded as drizzle wrote them: nothing runs again (a second run would throw).
       migrateInOrder(storage, migrations);

@@ -94,10 +94,14 @@ describe("an account written by the single-database release", () => {
       reminder: "2026-12-01T08:00:00+01:00",
       notes: "Arabica",
       updatedAt: "2026-11-01T09:00:05.000Z",
-      // The single-database release had no labels: a moved task has none.
+      // What the objects' migration 0006 gives old rows (issue 34): urgent when important, no parent;
+      // and, as the objects' migration 0005, no labels.
+      priority: 4,
+      position: "a0",
       labels: [],
     });
-    expect(data[1]).toMatchObject({ completed: true, completedAt: "2026-11-01T09:00:06.000Z" });
+    expect(data[0].parentId).toBeUndefined();
+    expect(data[1]).toMatchObject({ completed: true, completedAt: "2026-11-01T09:00:06.000Z", priority: 1 });
 
     // Tombstones still reach a `since` sync, and lists keep their names, counts and updatedAt.
     const since = await json(await call("/api/v1/tasks?since=2026-11-01T09:00:00.000Z", { token: user.key }));

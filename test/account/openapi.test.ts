@@ -52,6 +52,7 @@ describe("account routes in OpenAPI", () => {
     expect(Object.keys(schema.properties).sort()).toEqual([
       "account",
       "apiKeys",
+      "billing",
       "connections",
       "exportedAt",
       "format",
@@ -60,6 +61,7 @@ describe("account routes in OpenAPI", () => {
       "membership",
       "sessions",
       "tasks",
+      "webhooks",
     ]);
     expect(schema.required).toContain("tasks");
     expect(schema.required).toContain("lists");

@@ -186,7 +186,7 @@ async function main() {
         await page.keyboard.press("Enter");
         await page.locator("#new-key-value").waitFor();
         key = await page.locator("#new-key-value").inputValue();
-        assert(/^todo_live_[0-9a-f]{32}[0-9A-Za-z]{38}$/.test(key), `unexpected key format: ${key}`);
+        assert(/^todo_live_[0-9a-f]{32}[0-9A-Za-z]{60}$/.test(key), `unexpected key format: ${key}`);
         assert((await focusedId(page)) === "new-key-title", "focus should move to the new key panel");
         assert(
           (await text(page, "#new-key-slot")).includes("you will not see this key again"),

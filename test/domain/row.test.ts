@@ -8,7 +8,10 @@ const row: TaskRow = {
   completed: false,
   updatedAt: "2026-11-25T10:00:00.000Z",
   important: false,
+  priority: 1,
   listId: null,
+  parentId: null,
+  position: "a0",
   due: null,
   reminder: null,
   repeat: null,
@@ -29,6 +32,8 @@ describe("toTask", () => {
       updatedAt: "2026-11-25T10:00:00.000Z",
       important: false,
       labels: [],
+      priority: 1,
+      position: "a0",
     });
     // An empty string or a zero is a value, not an absence (the D1 design's SQL JSON kept it too).
     expect(toTask({ ...row, notes: "", listId: "0" })).toMatchObject({ notes: "", listId: "0" });

@@ -33,7 +33,8 @@ describe("calendar feed", () => {
 
     const feed = await rotate(user.session);
     expect(feed.webcalUrl).toBe(feed.url.replace("http:", "webcal:"));
-    expect(feed.path).toMatch(/^\/feeds\/[0-9a-f]{32}[0-9A-Za-z]{32}\.ics$/);
+    // The account's id, 32 random characters and their MAC (22): src/control/feed-tokens.ts.
+    expect(feed.path).toMatch(/^\/feeds\/[0-9a-f]{32}[0-9A-Za-z]{54}\.ics$/);
     const res = await call(feed.path);
     expect([res.status, res.headers.get("content-type")]).toEqual([200, "text/calendar; charset=utf-8"]);
     const text = await res.text();

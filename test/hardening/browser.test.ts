@@ -74,7 +74,15 @@ describe("CORS", () => {
     expect(own.headers.get("access-control-allow-origin")).toBe("http://example.com");
     // A browser client must be able to read the lifecycle headers (ETag, Link to the next occurrence, replays).
     const exposed = own.headers.get("access-control-expose-headers")?.toLowerCase() ?? "";
-    for (const header of ["etag", "location", "link", "idempotent-replayed", "retry-after", "ratelimit"])
+    for (const header of [
+      "etag",
+      "location",
+      "link",
+      "idempotent-replayed",
+      "list-created",
+      "retry-after",
+      "ratelimit",
+    ])
       expect(exposed).toContain(header);
     const partner = "https://app.partner.example";
     const allowed = await callWith(

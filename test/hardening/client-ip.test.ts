@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/control/api-keys/format";
+import { forgedKey } from "../support/forged";
 import { RATE_POLICIES } from "../../src/transport/rate-limit";
 import { limited, uniqueIp } from "./support";
 
@@ -21,7 +21,7 @@ const SPOOFABLE = [
 async function failedAttempts(n: number, headers: (i: number) => Record<string, string>, ip?: string) {
   const statuses: number[] = [];
   for (let i = 0; i < n; i++) {
-    const res = await limited("/api/v1/tasks", { token: generateApiKey(crypto.randomUUID()), ip, headers: headers(i) });
+    const res = await limited("/api/v1/tasks", { token: forgedKey(), ip, headers: headers(i) });
     statuses.push(res.status);
     await res.body?.cancel();
   }

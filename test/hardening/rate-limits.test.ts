@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { generateApiKey } from "../../src/control/api-keys/format";
+import { forgedKey } from "../support/forged";
 import { RATE_POLICIES } from "../../src/transport/rate-limit";
 import { call, json, maxUser, signUp, uniqueEmail } from "../helpers";
 import { atWindowStart, limited, limitedByRuntime, uniqueIp } from "./support";
@@ -71,9 +71,7 @@ describe("rate limits (wrangler.toml's [[ratelimits]], RATE_LIMITS on)", { timeo
   it("per IP on failed key attempts: 3× the quota gives exactly the quota in 401, the rest 429", async () => {
     const { quota } = RATE_POLICIES.perIp;
     const ip = uniqueIp();
-    const { statuses, retryAfter } = await burst(3 * quota, () =>
-      limited("/api/v1/tasks", { token: generateApiKey(crypto.randomUUID()), ip }),
-    );
+    const { statuses, retryAfter } = await burst(3 * quota, () => limited("/api/v1/tasks", { token: forgedKey(), ip }));
     expect(count(statuses, (s) => s === 401)).toBe(quota);
     expect(count(statuses, (s) => s === 429)).toBe(2 * quota);
     expect(retryAfter.every((v) => v !== null && RETRY_AFTER.test(v))).toBe(true);
@@ -154,7 +152,7 @@ describe("rate limits (wrangler.toml's [[ratelimits]], RATE_LIMITS on)", { timeo
     expect((await json(limitedMcp)).code).toBe("rate_limited");
 
     const ip = uniqueIp();
-    const failures = await burst(3 * RATE_POLICIES.perIp.quota, () => mcp(generateApiKey(crypto.randomUUID()), ip));
+    const failures = await burst(3 * RATE_POLICIES.perIp.quota, () => mcp(forgedKey(), ip));
     expect(count(failures.statuses, (s) => s === 401)).toBe(RATE_POLICIES.perIp.quota);
     expect(count(failures.statuses, (s) => s === 429)).toBe(2 * RATE_POLICIES.perIp.quota);
   });

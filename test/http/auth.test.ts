@@ -1,6 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "../../src/control/api-keys/format";
+import { forgedKey } from "../support/forged";
 import { accountSql, call, createKey, createTask, grant, json, maxUser, signUpOverHttp } from "../helpers";
 
 const taskCalls = (id = "0193c000-0000-7000-8000-000000000000") => [
@@ -18,13 +19,20 @@ async function expectUnauthorized(res: Response) {
   expect((await json(res)).code).toBe("unauthorized");
 }
 
+// Signed by this server for an account that does not exist: reaches the (empty) object, which writes nothing.
+const signedForNobody = await generateApiKey(env.CREDENTIAL_SECRET, crypto.randomUUID());
+
 describe("task endpoint authentication (every task route)", () => {
   const badCredentials: [string, Record<string, string>][] = [
     ["no Authorization header", {}],
     ["a non-Bearer scheme", { authorization: "Basic dXNlcjpwYXNz" }],
     ["a malformed key", { authorization: "Bearer todo_live_short" }],
-    ["a key with a wrong checksum", { authorization: `Bearer ${generateApiKey(crypto.randomUUID()).slice(0, -1)}A` }],
-    ["a well-formed unknown key", { authorization: `Bearer ${generateApiKey(crypto.randomUUID())}` }],
+    ["a key with a wrong checksum", { authorization: `Bearer ${forgedKey().slice(0, -1)}A` }],
+    ["a forged key (checksum right, MAC made up)", { authorization: `Bearer ${forgedKey()}` }],
+    [
+      "a well-formed unknown key (signed by this server, for an account that does not exist)",
+      { authorization: `Bearer ${signedForNobody}` },
+    ],
   ];
   for (const [label, headers] of badCredentials) {
     it(`answers 401 unauthorized with ${label}`, async () => {
@@ -98,8 +106,9 @@ describe("API keys", () => {
     const res = await call("/account/api-keys", { token: account.session, body: { name: "laptop agent" } });
     expect(res.status).toBe(201);
     const created = await json(res);
-    // The account's id (32 hex digits) routes the key to its object; then 32 random characters and a checksum.
-    expect(created.key).toMatch(new RegExp(`^todo_live_${account.accountId.replaceAll("-", "")}[0-9A-Za-z]{38}$`));
+    // The account's id (32 hex digits) routes the key to its object; then 32 random characters, their MAC
+    // (22) and a checksum (6).
+    expect(created.key).toMatch(new RegExp(`^todo_live_${account.accountId.replaceAll("-", "")}[0-9A-Za-z]{60}$`));
     expect(created.hint).toBe(`${created.key.slice(0, 14)}…${created.key.slice(-4)}`);
 
     const listed = await json(await call("/account/api-keys", { token: account.session }));

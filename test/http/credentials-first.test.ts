@@ -1,4 +1,4 @@
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateApiKey } from "../../src/control/api-keys/format";
 import { MAX_BODY_BYTES } from "../../src/transport/validation";
@@ -114,7 +114,12 @@ describe("credentials before the body on the task routes", () => {
     expect(revocation.status).toBe(204);
     credentials = [
       { label: "no key", status: 401, code: "unauthorized" },
-      { label: "an unknown key", token: generateApiKey(crypto.randomUUID()), status: 401, code: "unauthorized" },
+      {
+        label: "an unknown key",
+        token: await generateApiKey(env.CREDENTIAL_SECRET, crypto.randomUUID()),
+        status: 401,
+        code: "unauthorized",
+      },
       { label: "a revoked key", token: revoked.key, status: 401, code: "unauthorized" },
       { label: "a key without Max", token: freeKey.key, status: 403, code: "max_required" },
       { label: "a Max key", token: max.key, status: 0, code: "" },

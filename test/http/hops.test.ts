@@ -70,6 +70,11 @@ describe("a task request is one call to the account's object and no D1 query", (
     oneHop(await restHops(user.key, "/api/v1/tasks?q=hop&limit=5"), 200);
     oneHop(await restHops(user.key, `/api/v1/tasks?since=${new Date(Date.now() - 60_000).toISOString()}`), 200);
     oneHop(await restHops(user.key, `/api/v1/tasks/${id}`), 200);
+    oneHop(await restHops(user.key, `/api/v1/tasks/${id}?subtasks=true`), 200);
+    oneHop(await restHops(user.key, "/api/v1/tasks?sort=position&priority=1,2&parentId="), 200);
+    const plan = { title: "plan", subtasks: [{ title: "step", subtasks: [{ title: "detail" }] }] };
+    oneHop(await restHops(user.key, "/api/v1/tasks", { method: "POST", body: plan }), 201);
+    oneHop(await restHops(user.key, `/api/v1/tasks/${id}/move`, { method: "POST", body: { listId: "moved" } }), 200);
     oneHop(await restHops(user.key, `/api/v1/tasks/${id}`, { method: "PATCH", body: { title: "renamed" } }), 200);
     oneHop(await restHops(user.key, `/api/v1/tasks/${id}`, { method: "PATCH", body: { completed: true } }), 200);
     oneHop(await restHops(user.key, `/api/v1/tasks/${id}`, { method: "DELETE" }), 204);

@@ -194,6 +194,7 @@ describe("the tasks page's routes", () => {
     "PATCH /account/tasks/:id",
     "POST /account/lists",
     "POST /account/tasks",
+    "POST /account/tasks/:id/move",
   ];
 
   it("are /api/v1's own handlers: no handler body exists twice", () => {

@@ -71,6 +71,8 @@ describe("tools/list", () => {
       "labels",
       "listId",
       "notes",
+      "parentId",
+      "priority",
       "reminder",
       "repeat",
       "title",
@@ -78,6 +80,8 @@ describe("tools/list", () => {
     const update = tool("update_task").inputSchema as any;
     expect(update.required).toEqual(["id"]);
     expect(Object.keys(update.properties).sort()).toEqual([
+      "after",
+      "before",
       "completed",
       "due",
       "id",
@@ -85,6 +89,8 @@ describe("tools/list", () => {
       "labels",
       "listId",
       "notes",
+      "parentId",
+      "priority",
       "reminder",
       "repeat",
       "title",

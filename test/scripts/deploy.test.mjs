@@ -11,6 +11,7 @@ import {
   EXAMPLE_CONTACT_EMAIL,
   generateAdminToken,
   planAdminToken,
+  planCredentialSecret,
   varProblems,
 } from "../../scripts/deploy-checks.mjs";
 
@@ -83,6 +84,23 @@ describe("deploy checks", () => {
     const plan = planAdminToken({ fromEnv: undefined, secretList: offline, generate: () => "never" });
     assert.equal(plan.generated, false);
     assert.match(plan.problems[0] ?? "", /^`wrangler secret list` failed, .* not deploying rather than replace it/);
+  });
+
+  it("generates CREDENTIAL_SECRET only when the Worker surely has none, and never shows it", () => {
+    const firstDeploy = { ok: false, stdout: "", stderr: 'X [ERROR] Worker "todo-calendar" not found.' };
+    const without = { ok: true, stdout: '[{ "name": "ADMIN_TOKEN", "type": "secret_text" }]', stderr: "" };
+    for (const secretList of [firstDeploy, without]) {
+      assert.deepEqual(planCredentialSecret({ secretList, generate: () => "fresh" }), {
+        upload: "fresh",
+        problems: [],
+      });
+    }
+    const has = { ok: true, stdout: '[{ "name": "CREDENTIAL_SECRET", "type": "secret_text" }]', stderr: "" };
+    const never = () => assert.fail("a deployed CREDENTIAL_SECRET is never replaced");
+    assert.deepEqual(planCredentialSecret({ secretList: has, generate: never }), { upload: undefined, problems: [] });
+    const offline = { ok: false, stdout: "", stderr: "X [ERROR] A request to the Cloudflare API failed: fetch failed" };
+    const refused = planCredentialSecret({ secretList: offline, generate: never });
+    assert.match(refused.problems[0] ?? "", /CREDENTIAL_SECRET is unknown; not deploying rather than replace it/);
   });
 
   it("makes 32 random bytes, base64url", () => {

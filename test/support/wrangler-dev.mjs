@@ -1,6 +1,6 @@
 // Starts the real Worker under `wrangler dev` for the Node-side suites (test/browser, test/clients):
 // a free port, its own inspector port, a temporary D1 state with the migrations applied, and a
-// random ADMIN_TOKEN. Each suite gets its own instance, so suites can run side by side.
+// random ADMIN_TOKEN and CREDENTIAL_SECRET (it signs keys and feed URLs). Each suite gets its own instance, so suites can run side by side.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -100,10 +100,10 @@ export async function startWranglerDev({ vars = {}, logLevel = "error" } = {}) {
       throw new Error(`wrangler d1 migrations apply exited ${migrate.code}:\n${migrate.stdout}${migrate.stderr}`);
     const [port, inspectorPort] = [await freePort(), await freePort()];
     const base = `http://127.0.0.1:${port}`;
-    const varArgs = Object.entries({ ADMIN_TOKEN: adminToken, ...vars }).flatMap(([name, value]) => [
-      "--var",
-      `${name}:${value}`,
-    ]);
+    const credentialSecret = randomBytes(32).toString("base64url");
+    const varArgs = Object.entries({ ADMIN_TOKEN: adminToken, CREDENTIAL_SECRET: credentialSecret, ...vars }).flatMap(
+      ([name, value]) => ["--var", `${name}:${value}`],
+    );
     let log = "";
     // Detached: its own process group, so stop() reaches workerd too.
     wrangler = spawn(

@@ -6,6 +6,7 @@ import { totpFactors } from "../totp-schema";
 import { randomBase62, sha256Hex } from "../../domain/crypto";
 import { AppError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
+import { type DataLocation, newAccountId } from "../../domain/data-location";
 import { type DeviceSigner, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "./device";
 import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
@@ -19,6 +20,8 @@ export interface AccountView {
   id: string;
   email: string;
   timeZone: string;
+  /** Where the account's data lives, chosen at sign-up (domain/data-location.ts). */
+  dataLocation: DataLocation;
   membership: Membership;
   createdAt: string;
   /** Proven by a mailed link (verification.ts). */
@@ -59,13 +62,13 @@ export interface ClientInfo {
 export async function signUp(
   db: Db,
   env: Env,
-  input: { email: string; password: string },
+  input: { email: string; password: string; dataLocation?: DataLocation },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
   return signUpWithPasswordHash(
     db,
     env,
-    { email: input.email, passwordHash: await hashPassword(input.password) },
+    { email: input.email, passwordHash: await hashPassword(input.password), dataLocation: input.dataLocation },
     client,
   );
 }
@@ -77,23 +80,26 @@ export async function signUp(
 export async function signUpWithPasswordHash(
   db: Db,
   env: Env,
-  input: { email: string; passwordHash: string },
+  input: { email: string; passwordHash: string; dataLocation?: DataLocation },
   client: ClientInfo = {},
 ): Promise<SignedIn> {
   const email = normalizeEmail(input.email);
-  const id = newId();
+  const dataLocation = input.dataLocation ?? "global";
+  // The id carries the location, so every credential that names the account reaches its object directly.
+  const id = newAccountId(dataLocation);
   const { passwordHash } = input;
   const session = await newSession(db, id, client.userAgent);
   const fresh = { plan: "free", timeZone: "UTC" } as const;
   // The account's object first, as for every write a task request judges: made by this request, so it
-  // lives near the person who signed up, with its account row from the sign-up (no D1 read, no move).
+  // lives near the person who signed up (or in the EU jurisdiction), with its account row from the sign-up
+  // (no D1 read, no move).
   // If D1's batch then fails (the email is taken), the object stays, unreachable: its id is new and
   // nothing names it.
   await initAccount(env, { id, ...fresh });
   try {
     // Account, its free membership and the first session land together or not at all.
     await db.batch([
-      db.insert(accounts).values({ id, email, passwordHash, timeZone: fresh.timeZone }),
+      db.insert(accounts).values({ id, email, passwordHash, timeZone: fresh.timeZone, dataLocation }),
       db.insert(memberships).values({ accountId: id, plan: fresh.plan }),
       session.insert,
     ]);
@@ -190,6 +196,7 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
       createdAt: accounts.createdAt,
       emailVerifiedAt: accounts.emailVerifiedAt,
       totpEnabledAt: totpFactors.enabledAt,
+      dataLocation: accounts.dataLocation,
       plan: memberships.plan,
       expiresAt: memberships.expiresAt,
       active: activeMaxSql,
@@ -200,11 +207,12 @@ export async function getAccount(db: Db, accountId: string): Promise<AccountView
     .where(eq(accounts.id, accountId))
     .get();
   if (!row) return undefined;
-  const { id, email, timeZone, createdAt } = row;
+  const { id, email, timeZone, createdAt, dataLocation } = row;
   return {
     id,
     email,
     timeZone,
+    dataLocation,
     membership: toMembership(row),
     createdAt,
     emailVerified: row.emailVerifiedAt !== null,

@@ -6,7 +6,7 @@ import { apiKeys, nowSql } from "../schema";
 import { sha256Hex } from "../../domain/crypto";
 import { AppError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
-import { apiKeyHint, generateApiKey, hasValidApiKeyFormat } from "./format";
+import { apiKeyHint, generateApiKey, isGenuineSignedKey, type ParsedKey, parseApiKey } from "./format";
 
 /**
  * API keys on the control plane: D1 lists them for the account page; the account's object judges them
@@ -66,7 +66,7 @@ export async function createApiKey(
   accountId: string,
   input: { name: string; expiresAt?: string | null },
 ): Promise<ApiKeySummary & { key: string }> {
-  const key = generateApiKey(accountId);
+  const key = await generateApiKey(env.CREDENTIAL_SECRET, accountId);
   const id = newId();
   const keyHash = await sha256Hex(key);
   const expiresAt = input.expiresAt ? new Date(input.expiresAt).toISOString() : null;
@@ -106,8 +106,14 @@ export async function revokeApiKey(db: Db, env: Env, accountId: string, id: stri
   await db.update(apiKeys).set({ revokedAt: nowSql }).where(live);
 }
 
-/** Format and checksum first (no I/O), then the SHA-256 the key is stored and judged by. */
-export async function verifiedKeyHash(key: string | undefined): Promise<string> {
-  if (!key || !hasValidApiKeyFormat(key)) throw new AppError("unauthorized", UNAUTHORIZED);
-  return sha256Hex(key);
+/**
+ * A presented key, judged with no I/O: its format and checksum, and a signed key's MAC (format.ts), so a
+ * forged key is 401 before any object call, D1 query or KV read. Then the SHA-256 it is stored and judged by.
+ */
+export async function checkedKey(env: Env, key: string | undefined): Promise<{ parsed: ParsedKey; keyHash: string }> {
+  const parsed = key ? parseApiKey(key) : undefined;
+  if (!parsed || (parsed.format === "signed" && !(await isGenuineSignedKey(env.CREDENTIAL_SECRET, parsed)))) {
+    throw new AppError("unauthorized", UNAUTHORIZED);
+  }
+  return { parsed, keyHash: await sha256Hex(key!) };
 }

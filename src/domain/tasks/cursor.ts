@@ -6,13 +6,14 @@ import { AppError } from "../errors";
  * twice; every page reports the first page's serverTime, so the client's next `since` sync
  * picks up whatever changed after the listing began.
  */
-export interface Cursor {
-  id: string;
-  serverTime: string;
-}
+export type Cursor = { serverTime: string } & (
+  | { id: string; offset?: undefined }
+  // A sorted listing (`sort`) walks by offset: its order is not the ids'.
+  | { offset: number; id?: undefined }
+);
 
 export const encodeCursor = (c: Cursor) =>
-  btoa(JSON.stringify(["v2", c.id, c.serverTime]))
+  btoa(JSON.stringify(c.offset === undefined ? ["v2", c.id, c.serverTime] : ["o1", c.offset, c.serverTime]))
     .replaceAll("+", "-")
     .replaceAll("/", "_")
     .replaceAll("=", "");
@@ -21,6 +22,8 @@ export function decodeCursor(value: string): Cursor {
   try {
     const [version, id, serverTime] = JSON.parse(atob(value.replaceAll("-", "+").replaceAll("_", "/"))) as unknown[];
     if (version === "v2" && typeof id === "string" && typeof serverTime === "string") return { id, serverTime };
+    if (version === "o1" && Number.isSafeInteger(id) && (id as number) >= 0 && typeof serverTime === "string")
+      return { offset: id as number, serverTime };
   } catch {
     // fall through to the validation error
   }

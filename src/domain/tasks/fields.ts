@@ -2,7 +2,23 @@ import { type SQL, sql } from "drizzle-orm";
 import { integer, type SQLiteColumnBuilderBase, text } from "drizzle-orm/sqlite-core";
 import type * as z from "zod";
 import { nowSql } from "../clock";
-import { Completed, Due, Important, Labels, ListId, Notes, Reminder, Repeat, TaskId, Timestamp, Title } from "./values";
+import {
+  Completed,
+  Due,
+  Important,
+  Labels,
+  ListRef,
+  Notes,
+  ParentId,
+  Position,
+  Priority,
+  Reminder,
+  Repeat,
+  SubtaskCounts,
+  TaskId,
+  Timestamp,
+  Title,
+} from "./values";
 
 /**
  * Every field of a task, declared once. The tasks table (control/schema.ts), the zod schemas Task, TaskInput
@@ -30,11 +46,6 @@ export interface FieldDeclaration {
    * column names read the row before the change.
    */
   followsCompleted?: (completed: 0 | 1) => SQL;
-  /**
-   * A column of the account objects' table alone: D1's `tasks` (control/schema.ts) holds only what the
-   * single-database release wrote, which never had it, so it needs no D1 migration.
-   */
-  objectOnly?: true;
 }
 
 export const taskFields = {
@@ -66,15 +77,35 @@ export const taskFields = {
     patch: "set",
     repeats: true,
   },
+  // important ⇔ priority >= 3: the object keeps the two in step (object/tasks/priority.ts).
+  priority: {
+    column: integer("priority").notNull().default(1),
+    schema: Priority,
+    output: "always",
+    input: "optional",
+    patch: "set",
+    repeats: true,
+  },
   listId: {
     column: text("list_id"),
-    schema: ListId,
+    schema: ListRef,
     output: "optional",
     input: "optional",
     patch: "empty",
     patchMeta: { description: 'New list id, or "" to remove the task from its list.', example: "errands" },
     repeats: true,
   },
+  parentId: {
+    column: text("parent_id"),
+    schema: ParentId,
+    output: "optional",
+    input: "optional",
+    patch: "empty",
+    patchMeta: { description: 'New parent task\'s id, or "" to make it a top-level task.', example: "" },
+    repeats: true,
+  },
+  // Written by the object only (object/tasks/position.ts): new tasks go last, moves go between two siblings.
+  position: { column: text("position").notNull().default(""), schema: Position, output: "always" },
   due: {
     column: text("due"),
     schema: Due,
@@ -120,7 +151,6 @@ export const taskFields = {
     input: "optional",
     patch: "set",
     repeats: true,
-    objectOnly: true,
   },
   completedAt: {
     column: text("completed_at"),
@@ -137,3 +167,16 @@ export const taskFields = {
 } satisfies Record<string, FieldDeclaration>;
 
 export type TaskFields = typeof taskFields;
+
+/**
+ * Output fields that no column holds: read from other rows by SQLite where a task is read for a listing
+ * or a get (object/tasks/row.ts `taskJsonSql`). A task written back (create, update, events) has none.
+ * `sql`: the JSON property's text (leading comma included) or '', for the row of the outer `tasks`.
+ */
+export const computedFields = {
+  subtaskCounts: {
+    schema: SubtaskCounts,
+    output: "optional",
+    sql: `coalesce((SELECT ',"subtaskCounts":{"open":' || sum(s.completed = 0) || ',"total":' || count(*) || '}' FROM tasks s WHERE s.parent_id = tasks.id AND s.deleted_at IS NULL HAVING count(*) > 0), '')`,
+  },
+} as const;

@@ -39,6 +39,19 @@ export const ListId = z
     example: "errands",
   });
 
+/** What a new list's id may hold: a `listId` that names no list and has this shape creates that list. */
+export const LIST_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * A task's list, as tasks carry it (their `listId`): a list's id. Written, it may also be a list's name,
+ * matched ignoring case, spaces, dashes and underscores (object/lists/names.ts).
+ */
+export const ListRef = z.string().min(1).max(100).meta({
+  description:
+    "The `id` of one of the user's lists (list_tasks with `lists: true` or GET /api/v1/lists gives them). Written, a list's name also works, ignoring case, spaces, dashes and underscores; an id that is no list's creates that list, and the answer says so.",
+  example: "errands",
+});
+
 const supportedYears = { message: `must be in the year ${MIN_YEAR} or later` };
 
 export const Due = z
@@ -155,3 +168,30 @@ export const IdempotencyKey = z
       "A unique value per intended creation, e.g. a UUID. A retry with the same key and the same body within 24 hours returns the first result and creates nothing; the same key with a different body is refused.",
     example: "5f0c6a1e-3b7d-4c2a-9e8f-1a2b3c4d5e6f",
   });
+
+/** How many levels a task tree may have: a top-level task is level 1 (Todoist's limit). */
+export const MAX_TASK_DEPTH = 4;
+
+export const ParentId = TaskId.meta({
+  description: `The \`id\` of the task this one is a subtask of, in the same list; absent on a top-level task. At most ${MAX_TASK_DEPTH} levels.`,
+  example: "01937c4e-8a2b-7c3d-9e4f-5a6b7c8d9e0f",
+});
+
+export const Priority = z.number().int().min(1).max(4).meta({
+  description:
+    "1 none, 2 low, 3 high, 4 urgent (Todoist's scale: its p1 is 4). `important` is `priority >= 3`: setting one sets the other.",
+  example: 1,
+});
+
+export const Position = z.string().meta({
+  description:
+    "The task's place among its siblings (same list and parent): a fractional index, compared as plain text (byte order). Read-only: move a task with `before`/`after`.",
+  example: "a0",
+});
+
+export const SubtaskCounts = z
+  .object({
+    open: z.number().int().meta({ description: "Open subtasks.", example: 2 }),
+    total: z.number().int().meta({ description: "Live subtasks.", example: 3 }),
+  })
+  .meta({ description: "A parent's direct subtasks; absent on a task without any." });

@@ -2,12 +2,25 @@ import { createRoute, type OpenAPIHono, type RouteHandler } from "@hono/zod-open
 import type { Context, TypedResponse } from "hono";
 import * as z from "zod";
 import { etagOf } from "../../domain/tasks/etag";
-import { Task, TaskInput, TaskPatch } from "../../domain/tasks/schemas";
+import { Task, TaskInput, TaskPatch, TaskTreeRef } from "../../domain/tasks/schemas";
 import type { AppEnv } from "../../transport/env";
 import { runFor } from "../../transport/auth";
 import { errorResponses } from "../../transport/problem";
 import { absoluteUrl } from "../../transport/public-origin";
-import { ETag, IdempotencyHeader, IdParam, IfMatchHeader, ListQuery, TaskCollection } from "./task-parameters";
+import { registerMoveTaskRoute } from "./task-move";
+import {
+  CreatedTask,
+  ETag,
+  IdempotencyHeader,
+  IdParam,
+  IfMatchHeader,
+  ListCreatedHeader,
+  ListQuery,
+  SubtasksQuery,
+  TaskCollection,
+  UpdatedTask,
+  withNotice,
+} from "./task-parameters";
 
 const security = [{ bearerAuth: [] }];
 const authErrors = ["unauthorized", "max_required"] as const;
@@ -59,8 +72,9 @@ export const createTaskRoute = createRoute({
           description: "`true` when this is a replay of an earlier request with the same `Idempotency-Key`.",
           schema: { type: "string", enum: ["true"] },
         },
+        ...ListCreatedHeader,
       },
-      content: { "application/json": { schema: Task } },
+      content: { "application/json": { schema: CreatedTask } },
     },
     ...errorResponses("validation_failed", ...authErrors, "payload_too_large", "idempotency_key_reused"),
   },
@@ -71,12 +85,13 @@ export const getTaskRoute = createRoute({
   path: "/tasks/{id}",
   operationId: "getTask",
   summary: "Get a task",
-  description: "Returns one task with its `ETag`. Another account's task is reported as not found.",
+  description:
+    "Returns one task with its `ETag`; with `subtasks=true`, its subtasks at every level (`subtasks`, in order). Another account's task is reported as not found.",
   tags: ["Tasks"],
   security,
-  request: { params: IdParam },
+  request: { params: IdParam, query: SubtasksQuery },
   responses: {
-    200: { description: "The task.", headers: ETag, content: { "application/json": { schema: Task } } },
+    200: { description: "The task.", headers: ETag, content: { "application/json": { schema: TaskTreeRef } } },
     ...errorResponses(...authErrors, "task_not_found"),
   },
 });
@@ -110,8 +125,9 @@ export const updateTaskRoute = createRoute({
             'Present when completing a repeating task created its next occurrence: `</api/v1/tasks/{nextId}>; rel="next-occurrence"`.',
           schema: { type: "string" },
         },
+        ...ListCreatedHeader,
       },
-      content: { "application/json": { schema: Task } },
+      content: { "application/json": { schema: UpdatedTask } },
     },
     ...errorResponses("validation_failed", ...authErrors, "task_not_found", "precondition_failed", "payload_too_large"),
   },
@@ -147,8 +163,15 @@ export const TaskChange = z.object({
  * /account/tasks (the session), each registered under its access (account.ts), which sets the caller.
  */
 const listTasks: RouteHandler<typeof listTasksRoute, AppEnv> = async (c) => {
-  const { tasksJson, count, serverTime, deleted, nextCursor } = await runFor(c, "listTasks", c.req.valid("query"));
-  const meta = JSON.stringify({ count, serverTime, deleted, nextCursor });
+  const page = await runFor(c, "listTasks", c.req.valid("query"));
+  const { tasksJson, count, serverTime, deleted, nextCursor, unknownList } = page;
+  const meta = JSON.stringify({
+    count,
+    serverTime,
+    deleted,
+    nextCursor,
+    hint: unknownList && unknownListHint(unknownList),
+  });
   // The tasks arrive as one JSON text built in the account's object (taskJsonSql) and are sent as they are:
   // typed as the route's JSON response, serialised by SQLite instead of c.json.
   return c.body(`{"data":${tasksJson},"meta":${meta}}`, 200, {
@@ -158,15 +181,15 @@ const listTasks: RouteHandler<typeof listTasksRoute, AppEnv> = async (c) => {
 
 const createTask: RouteHandler<typeof createTaskRoute, AppEnv> = async (c) => {
   const idempotencyKey = c.req.valid("header")["idempotency-key"];
-  const { task, replayed } = await runFor(c, "createTask", { input: c.req.valid("json"), idempotencyKey });
+  const { task, replayed, notice } = await runFor(c, "createTask", { input: c.req.valid("json"), idempotencyKey });
   c.header("Location", absoluteUrl(c.env, c.req.url, taskPath(c, task.id)));
   c.header("ETag", etagOf(task));
   if (replayed) c.header("Idempotent-Replayed", "true");
-  return c.json(task, 201);
+  return c.json(withNotice(c, task, notice) as z.infer<typeof CreatedTask>, 201);
 };
 
 const getTask: RouteHandler<typeof getTaskRoute, AppEnv> = async (c) => {
-  const task = await runFor(c, "getTask", c.req.valid("param"));
+  const task = await runFor(c, "getTask", { ...c.req.valid("param"), ...c.req.valid("query") });
   c.header("ETag", etagOf(task));
   return c.json(task, 200);
 };
@@ -180,7 +203,7 @@ const updateTask: RouteHandler<typeof updateTaskRoute, AppEnv> = async (c) => {
   // The tasks page shows a completed repeating task's next occurrence at once, so a session gets it in
   // the body (`{ task, next }`, as the page has always read it) instead of following the Link.
   if (c.var.caller.credential.kind === "session") return c.json(change, 200) as never;
-  return c.json(change.task, 200);
+  return c.json(withNotice(c, change.task, change.notice), 200);
 };
 
 const deleteTask: RouteHandler<typeof deleteTaskRoute, AppEnv> = async (c) => {
@@ -196,4 +219,9 @@ export function registerTaskRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(getTaskRoute, getTask);
   app.openapi(updateTaskRoute, updateTask);
   app.openapi(deleteTaskRoute, deleteTask);
+  registerMoveTaskRoute(app);
 }
+
+/** meta.hint of a listing filtered by a listId that names no list. */
+const unknownListHint = ({ closest }: { closest: string[] }) =>
+  `No list has this listId as its id or its name, so no task matched.${closest.length ? ` Did you mean ${closest.map((n) => `"${n}"`).join(" or ")}?` : ""} GET /api/v1/lists gives the lists.`;

@@ -1,3 +1,5 @@
+import { listCreatedSentence, type WriteNotice } from "../../domain/lists/notice";
+
 /**
  * The text block of the task tools' results, one renderer per kind of result: a task, a change to one
  * (created, updated, completed), a deletion, a page of tasks. A host that shows the model only text
@@ -60,17 +62,12 @@ function tree(task: TaskView, depth = 0, under?: TaskView): string[] {
   return lines;
 }
 
-/** The side channel of a write that made a list nobody named before (contract of issue 34, item 5). */
-export interface ListNotice {
-  listCreated?: { id: string; name: string; closest?: string[] };
-}
+/** The side channel of a write that made a list nobody named before (domain/lists/notice.ts). */
+export type ListNotice = WriteNotice;
 
-function noticeLines(notice: ListNotice | undefined): string[] {
-  const created = notice?.listCreated;
-  if (!created) return [];
-  const closest = created.closest?.length ? ` Did you mean ${created.closest.join(" or ")}?` : "";
-  return [`Created a new list ${quoted(created.name)}.${closest} Move it with update_task.`];
-}
+/** `Created a new list "grocery". Did you mean Groceries? Move it with update_task.`: the domain's one wording. */
+const noticeLines = (notice: ListNotice | undefined) =>
+  notice?.listCreated ? [listCreatedSentence(notice.listCreated)] : [];
 
 /** create_task: the task, its subtasks if any, and whether it was a replay. */
 export function renderCreated(result: { task: TaskView; replayed?: true; notice?: ListNotice }): string {

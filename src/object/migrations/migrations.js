@@ -5,6 +5,7 @@ import m0002 from "./0002_events.sql";
 import m0003 from "./0003_connection_generation.sql";
 import m0004 from "./0004_webhook_secret_rotation.sql";
 import m0005 from "./0005_labels.sql";
+import m0006 from "./0006_subtasks_priority_position.sql";
 
 export default {
   journal,
@@ -15,5 +16,6 @@ export default {
     m0003,
     m0004,
     m0005,
+    m0006,
   },
 };

@@ -6,6 +6,7 @@ import { insertTask } from "./insert";
 import { liveTask, type TaskChange, whereLive } from "./live";
 import { nextOccurrence } from "../../domain/tasks/recurrence";
 import { repeatedColumns, type RowValues, setClause, toTask } from "./row";
+import { completeSubtasks, copySubtasks } from "./cascade";
 
 /**
  * Completion, and the next occurrence of a repeating task. Completing a completed task returns it
@@ -49,7 +50,10 @@ export function completeWith(
     : undefined;
   const set: RowValues = { ...changes, ...(repeating ? { repeat: null } : {}), ...(next ? { nextId: next.id } : {}) };
   const updated = ctx.db.update(tasks).set(setClause(set)).where(eq(tasks.id, id)).returning().get()!;
-  return next ? { task: toTask(updated), next: toTask(next) } : { task: toTask(updated) };
+  // Its open subtasks are done with it; the next occurrence gets them again, open (cascade.ts).
+  const cascade = [...completeSubtasks(ctx.db, id), ...(next ? copySubtasks(ctx, id, next.id) : [])];
+  const change: TaskChange = next ? { task: toTask(updated), next: toTask(next) } : { task: toTask(updated) };
+  return cascade.length > 0 ? { ...change, cascade } : change;
 }
 
 /** A completed task again: with the next occurrence its completion created, while that still exists. */

@@ -5,10 +5,19 @@ import type { AccountContext } from "../context";
 import { sha256Hex } from "../../domain/crypto";
 import { AppError } from "../../domain/errors";
 import { IDEMPOTENCY_HOURS } from "../retention";
-import { type RowValues, toTask } from "./row";
-import type { Task, TaskInput } from "../../domain/tasks/schemas";
+import { toTask } from "./row";
+import type { TaskInput, TaskTree } from "../../domain/tasks/schemas";
 import { IdempotencyKey } from "../../domain/tasks/values";
-import { insertTask } from "./insert";
+import type { WriteNotice } from "../../domain/lists/notice";
+import type { Cascaded } from "./live";
+
+/** A new task (with its subtasks, given any), what it changed in its tree, and a list it created (create.ts). */
+export interface Created {
+  row: TaskRow;
+  task: TaskTree;
+  cascade?: Cascaded[];
+  notice?: WriteNotice;
+}
 
 /** The same input always hashes the same, whatever the order of its properties. */
 const canonicalJson = (input: TaskInput) =>
@@ -41,10 +50,10 @@ export async function withRequestHash<A extends { input: TaskInput; idempotencyK
  */
 export function createTaskOnce(
   ctx: AccountContext,
-  values: RowValues,
   key: string,
   requestHash: string | undefined,
-): { task: Task; replayed: boolean } {
+  create: () => Created,
+): Omit<Created, "row"> & { replayed: boolean } {
   const parsed = IdempotencyKey.safeParse(key);
   if (!parsed.success) {
     throw new AppError("validation_failed", "Invalid idempotency key.", [
@@ -64,17 +73,20 @@ export function createTaskOnce(
         "This idempotency key was already used with a different request body in the last 24 hours. Use a new key for a new request.",
       );
     }
-    return { task: toTask(JSON.parse(record.response) as TaskRow), replayed: true };
+    // The row as stored, and the subtasks created with it as they were answered (none before subtasks).
+    const { subtasks, ...row } = JSON.parse(record.response) as TaskRow & { subtasks?: TaskTree[] };
+    const task: TaskTree = toTask(row);
+    return { task: subtasks ? { ...task, subtasks } : task, replayed: true };
   }
-  const row = insertTask(ctx, values);
+  const { row, ...created } = create();
   db.insert(idempotencyKeys)
     .values({
       key,
       requestHash,
       taskId: row.id,
-      response: JSON.stringify(row),
+      response: JSON.stringify(created.task.subtasks ? { ...row, subtasks: created.task.subtasks } : row),
       expiresAt: new Date(Date.now() + IDEMPOTENCY_HOURS * 3_600_000).toISOString(),
     })
     .run();
-  return { task: toTask(row), replayed: false };
+  return { ...created, replayed: false };
 }

@@ -1,12 +1,12 @@
-import { and, asc, eq, gt, gte, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gt, gte, inArray, isNotNull, isNull, lte, type SQL, sql } from "drizzle-orm";
 import { nowSql } from "../../domain/clock";
 import { tasks } from "../schema";
 import type { AccountContext, AccountDb } from "../context";
 import { AppError } from "../../domain/errors";
 import { hasLabels } from "../labels/names";
-import { knownList, resolveListId } from "../lists/names";
+import { closestListNames, knownList, resolveListId } from "../lists/names";
 import { expiredSince } from "../retention";
-import { decodeCursor, encodeCursor } from "../../domain/tasks/cursor";
+import { type Cursor, decodeCursor, encodeCursor } from "../../domain/tasks/cursor";
 import { type Listing, memoisedListing } from "./listing-memo";
 import { taskJsonSql } from "./row";
 import type { Task } from "../../domain/tasks/schemas";
@@ -25,9 +25,18 @@ export interface ListTasksQuery {
   /** Dates (YYYY-MM-DD), inclusive, compared with the date `due` is written with. */
   dueBefore?: string;
   dueAfter?: string;
+  /** Any of these priorities (1–4). */
+  priority?: number[];
+  /** The subtasks of this task; "" for top-level tasks only. */
+  parentId?: string;
+  /** Without it, (updatedAt, id), or id with `limit`: see listTasks. */
+  sort?: ListSort;
   limit?: number;
   cursor?: string;
 }
+
+export const listSorts = ["position", "due", "priority"] as const;
+export type ListSort = (typeof listSorts)[number];
 
 /**
  * One answer from an account's object carries at most 32 MiB (workerd's limit on a call's value), a
@@ -59,8 +68,11 @@ export interface TaskPage {
   timeZone: string;
   deleted?: { id: string; deletedAt: string }[];
   nextCursor?: string;
-  /** Set when `listId` names no list, by id or by name: the filter matched nothing for that reason. */
-  unknownList?: true;
+  /**
+   * Set when `listId` names no list, by id or by name: the filter matched nothing for that reason; with
+   * the names of the lists closest to it.
+   */
+  unknownList?: { closest: string[] };
 }
 
 // A due date-time counts on the day it is written with (its own offset), as a person reads it.
@@ -76,14 +88,36 @@ function filtersOf(query: ListTasksQuery, listId: string | undefined, since: str
   if (query.label !== undefined) filters.push(...hasLabels(query.label));
   if (query.dueBefore !== undefined) filters.push(lte(dueDate, query.dueBefore));
   if (query.dueAfter !== undefined) filters.push(gte(dueDate, query.dueAfter));
+  if (query.priority !== undefined) filters.push(inArray(tasks.priority, query.priority));
+  if (query.parentId !== undefined)
+    filters.push(query.parentId === "" ? isNull(tasks.parentId) : eq(tasks.parentId, query.parentId));
   return and(...filters);
 }
 
 /**
+ * A task's place in its list's tree, as text: its ancestors' positions and its own, separated by a space,
+ * which sorts before every character of a key, so a parent comes right before its subtasks and they
+ * before its next sibling. Four levels at most: three ancestors.
+ */
+const treeOrder = sql.raw(
+  `coalesce((SELECT coalesce(g3.position || ' ', '') || coalesce(g2.position || ' ', '') || g1.position || ' ' FROM tasks g1 LEFT JOIN tasks g2 ON g2.id = g1.parent_id LEFT JOIN tasks g3 ON g3.id = g2.parent_id WHERE g1.id = tasks.parent_id), '') || tasks.position`,
+);
+
+/** The orders of `sort`: each ends in id, so two listings of the same tasks agree. */
+const orders: Record<ListSort, SQL[]> = {
+  // Lists apart (tasks in no list first), each as its tree.
+  position: [asc(tasks.listId), asc(treeOrder), asc(tasks.id)],
+  // Undated last; a date-time by the day it is written with, then by itself.
+  due: [asc(sql`${tasks.due} IS NULL`), asc(dueDate), asc(tasks.due), asc(tasks.id)],
+  priority: [desc(tasks.priority), asc(sql`${tasks.due} IS NULL`), asc(dueDate), asc(tasks.due), asc(tasks.id)],
+};
+
+/**
  * Lists live tasks; with `since`, only tasks changed at or after it, plus the tombstones since then.
- * One response (no `limit`) is ordered by (updatedAt, id). Pages (`limit`) walk by id instead:
- * edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
- * sent twice, while its id never changes. Every page reports the first page's serverTime, so
+ * One response (no `limit`) is ordered by (updatedAt, id), or by `sort`. Pages (`limit`) walk by id
+ * instead: edits move a task in (updatedAt, id) order, so a task edited between pages would be skipped or
+ * sent twice, while its id never changes. Sorted pages walk by offset, so a task moved while a client
+ * pages may be: the `since` sync after the listing learns of every such change. Every page reports the first page's serverTime, so
  * whatever changed after the listing began also reaches the client on its next `since` sync.
  * The rows are read again only after a write (listing-memo.ts).
  */
@@ -93,28 +127,38 @@ export function listTasks(ctx: AccountContext, query: ListTasksQuery): TaskPage 
   if (expired) throw expired;
   const cursor = query.cursor ? decodeCursor(query.cursor) : undefined;
   const { db } = ctx;
-  const { moreAfter, ...listing } = memoisedListing(db, query, () => readListing(db, query, since, cursor?.id));
+  const { moreAfter, moreAt, ...listing } = memoisedListing(db, query, () => readListing(db, query, since, cursor));
   // The database clock in raw SQL: Drizzle has no SELECT without a table.
   const serverTime = cursor?.serverTime ?? db.get<{ now: string }>(sql`SELECT ${nowSql} AS now`).now;
   const page: TaskPage = { ...listing, serverTime, timeZone: ctx.timeZone };
   if (moreAfter !== undefined) page.nextCursor = encodeCursor({ id: moreAfter, serverTime });
+  if (moreAt !== undefined) page.nextCursor = encodeCursor({ offset: moreAt, serverTime });
   return page;
 }
 
 /** What a listing reads: the page's tasks, its tombstones with `since`, and whether `listId` names a list. */
-function readListing(db: AccountDb, query: ListTasksQuery, since?: string, afterId?: string): Listing {
+function readListing(db: AccountDb, query: ListTasksQuery, since?: string, cursor?: Cursor): Listing {
   const listId = query.listId === undefined ? undefined : resolveListId(db, query.listId);
+  const afterId = query.sort ? undefined : cursor?.id;
+  const offset = query.sort ? (cursor?.offset ?? 0) : 0;
   const where = and(filtersOf(query, listId, since), afterId === undefined ? undefined : gt(tasks.id, afterId));
   const columns = { id: tasks.id, json: sql<string>`${taskJsonSql}` };
+  const order = query.sort
+    ? orders[query.sort]
+    : query.limit === undefined
+      ? [asc(tasks.updatedAt), asc(tasks.id)]
+      : [asc(tasks.id)];
+  const read = db
+    .select(columns)
+    .from(tasks)
+    .where(where)
+    .orderBy(...order);
   const rows =
     query.limit === undefined
-      ? db.select(columns).from(tasks).where(where).orderBy(asc(tasks.updatedAt), asc(tasks.id)).all()
-      : db
-          .select(columns)
-          .from(tasks)
-          .where(where)
-          .orderBy(asc(tasks.id))
+      ? read.all()
+      : read
           .limit(query.limit + 1)
+          .offset(offset)
           .all();
   // One more row than the page was read: it tells that another page follows.
   const more = query.limit !== undefined && rows.length > query.limit;
@@ -122,7 +166,7 @@ function readListing(db: AccountDb, query: ListTasksQuery, since?: string, after
   const tasksJson = `[${rows.map((row) => row.json).join(",")}]`;
   refuseOversized(tasksJson);
   const listing: Mutable<Listing> = { tasksJson, count: rows.length };
-  if (since && afterId === undefined) {
+  if (since && cursor === undefined) {
     listing.deleted = db
       .select({ id: tasks.id, deletedAt: sql<string>`${tasks.deletedAt}` })
       .from(tasks)
@@ -130,8 +174,10 @@ function readListing(db: AccountDb, query: ListTasksQuery, since?: string, after
       .orderBy(asc(tasks.deletedAt), asc(tasks.id))
       .all();
   }
-  if (more) listing.moreAfter = rows.at(-1)!.id;
-  if (query.listId !== undefined && !knownList(db, query.listId)) listing.unknownList = true;
+  if (more && query.sort) listing.moreAt = offset + rows.length;
+  else if (more) listing.moreAfter = rows.at(-1)!.id;
+  if (query.listId !== undefined && !knownList(db, query.listId))
+    listing.unknownList = { closest: closestListNames(db, query.listId) };
   return listing;
 }
 

@@ -25,9 +25,11 @@ export interface Listing {
   readonly count: number;
   /** The last task's id when another page follows (the next cursor is made from it). */
   readonly moreAfter?: string;
+  /** A sorted listing's offset of the next page, when another follows. */
+  readonly moreAt?: number;
   // Sent across the object's call, which copies it: nothing in the object changes a listing it was given.
   readonly deleted?: { id: string; deletedAt: string }[];
-  readonly unknownList?: true;
+  readonly unknownList?: { readonly closest: string[] };
 }
 
 /** About 4,000 tasks: larger listings are read each time rather than held in the object's memory. */

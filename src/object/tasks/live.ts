@@ -3,6 +3,7 @@ import { tasks, type TaskRow } from "../schema";
 import type { AccountDb } from "../context";
 import { AppError } from "../../domain/errors";
 import { matchesVersions, type Versions } from "../../domain/tasks/etag";
+import type { WriteNotice } from "../../domain/lists/notice";
 import type { Task } from "../../domain/tasks/schemas";
 
 /** The errors and the one read that every task verb shares (write.ts, complete.ts). */
@@ -25,8 +26,19 @@ export function liveTask(db: AccountDb, id: string, versions?: Versions): TaskRo
   return row;
 }
 
-/** A changed task, and the next occurrence its completion created (repeating tasks). */
+/** A change to another task of the same tree that a change brought with it (cascade.ts): its own event. */
+export interface Cascaded {
+  type: "task.created" | "task.completed" | "task.updated";
+  task: Task;
+}
+
+/**
+ * A changed task, and the next occurrence its completion created (repeating tasks); the other tasks of
+ * its tree the change moved, completed, reopened or copied; and a list it created.
+ */
 export interface TaskChange {
   task: Task;
   next?: Task;
+  cascade?: Cascaded[];
+  notice?: WriteNotice;
 }

@@ -1,7 +1,7 @@
 import { getTableColumns, sql } from "drizzle-orm";
 import { nowSql } from "../../domain/clock";
 import { tasks, type TaskRow } from "../schema";
-import { type FieldDeclaration, taskFields } from "../../domain/tasks/fields";
+import { computedFields, type FieldDeclaration, taskFields } from "../../domain/tasks/fields";
 import type { Task, TaskPatch } from "../../domain/tasks/schemas";
 
 /**
@@ -37,6 +37,8 @@ const jsonValue = (key: Key) =>
  * as it is, instead of thousands of objects cloned across the call and serialised again (the 1,000-task
  * list: docs/scaling.md, "Bench"). Plain concatenation with json_quote: about twice as fast as
  * json_object + json_patch. test/domain/row.test.ts holds it to toTask's output, byte for byte.
+ * It adds the computed fields (a parent's `subtaskCounts`), which a row alone cannot give toTask; the
+ * query must read the table as `tasks` (no alias), which their subqueries name.
  */
 export const taskJsonSql = sql.raw(
   outputs
@@ -44,6 +46,7 @@ export const taskJsonSql = sql.raw(
       const pair = `'${i ? "," : "{"}"${key}":' || ${jsonValue(key)}`;
       return field.output === "always" ? pair : `iif(${columns[key].name} IS NULL, '', ${pair})`;
     })
+    .concat(Object.values(computedFields).map((field) => field.sql))
     .concat(`'}'`)
     .join(" || "),
 );

@@ -1,33 +1,43 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { nowSql } from "../../domain/clock";
 import { tasks } from "../schema";
 import type { AccountContext } from "../context";
 import { completeWith } from "./complete";
 import { versionsIn } from "../../domain/tasks/etag";
-import { createTaskOnce } from "./idempotency";
-import { insertTask, withResolvedList } from "./insert";
+import { hasList, listCreated } from "../lists/names";
+import { withResolvedList } from "./insert";
 import { withResolvedLabels } from "../labels/names";
-import { liveTask, type TaskChange } from "./live";
-import { inputColumns, patchColumns, setClause, toTask } from "./row";
-import type { Task, TaskInput, TaskPatch } from "../../domain/tasks/schemas";
+import { type Cascaded, liveTask, type TaskChange } from "./live";
+import { placement } from "./place";
+import { withPriority } from "./priority";
+import { patchColumns, setClause, taskJsonSql, toTask } from "./row";
+import { moveSubtasks, reopenParents, deleteSubtasks } from "./cascade";
+import { descendantsOf } from "./tree";
+import type { Task, TaskMove, TaskPatch, TaskTree } from "../../domain/tasks/schemas";
 
-export function getTask({ db }: AccountContext, { id }: { id: string }): Task {
-  return toTask(liveTask(db, id));
-}
+export { createTask, type CreateTaskArgs } from "./create";
 
-export interface CreateTaskArgs {
-  input: TaskInput;
-  /** Idempotency-Key (REST) or clientRequestId (MCP): a retry with the same key and input replays the first result. */
-  idempotencyKey?: string;
-  /** The input's SHA-256, set by the object before the transaction when there is a key (idempotency.ts). */
-  requestHash?: string;
-}
-
-/** Creates a task, and says whether the result is a replay of an earlier request with the same idempotency key. */
-export function createTask(ctx: AccountContext, { input, idempotencyKey, requestHash }: CreateTaskArgs) {
-  const values = inputColumns(input);
-  if (idempotencyKey !== undefined) return createTaskOnce(ctx, values, idempotencyKey, requestHash);
-  return { task: toTask(insertTask(ctx, values)), replayed: false };
+/**
+ * A task as listings show it (with `subtaskCounts`); with `subtasks`, its subtasks at every level, in order.
+ */
+export function getTask({ db }: AccountContext, { id, subtasks }: { id: string; subtasks?: boolean }): TaskTree {
+  liveTask(db, id);
+  const below = subtasks ? descendantsOf(db, id) : [];
+  const rows = db
+    .select({ id: tasks.id, json: sql<string>`${taskJsonSql}` })
+    .from(tasks)
+    .where(inArray(tasks.id, [id, ...below.map((row) => row.id)]))
+    .all();
+  const nodes = new Map(rows.map((row) => [row.id, JSON.parse(row.json) as TaskTree]));
+  // Parents come before their subtasks, siblings by position (descendantsOf).
+  for (const row of below) {
+    const parent = nodes.get(row.parentId!)!;
+    parent.subtasks = [...(parent.subtasks ?? []), nodes.get(row.id)!];
+  }
+  const task = nodes.get(id)!;
+  if (subtasks && !task.subtasks) task.subtasks = [];
+  return task;
 }
 
 export interface UpdateTaskArgs {
@@ -39,22 +49,51 @@ export interface UpdateTaskArgs {
 
 /**
  * Applies a patch. `completed: true` goes through completion, which may create the next occurrence
- * of a repeating task (complete.ts). With `ifMatch`, a stale ETag is 412 and nothing changes.
+ * of a repeating task (complete.ts). A list, a parent, `before` or `after` place the task (place.ts);
+ * its subtasks follow it to another list, and an open task reopens its completed parents (cascade.ts).
+ * With `ifMatch`, a stale ETag is 412 and nothing changes.
  */
 export function updateTask(ctx: AccountContext, { id, patch, ifMatch }: UpdateTaskArgs): TaskChange {
+  const { db } = ctx;
   const versions = versionsIn(ifMatch, id);
-  const changes = withResolvedLabels(ctx, withResolvedList(ctx, patchColumns(patch)));
-  if (changes.completed === true) return completeWith(ctx, id, changes, versions, "update");
-  const current = liveTask(ctx.db, id, versions);
+  const { before, after, ...fields } = patch;
+  const current = liveTask(db, id, versions);
+  const { listId, parentId, ...changes } = withPriority(
+    withResolvedLabels(ctx, withResolvedList(ctx, patchColumns(fields))),
+    current.priority,
+  );
+  const placed = placement(db, current, { listId, parentId, before, after } as Parameters<typeof placement>[2]);
+  const newList = typeof placed.listId === "string" && !hasList(db, placed.listId);
+  const all = { ...changes, ...placed };
   // `{}` is a no-op: the task comes back with updatedAt unchanged.
-  if (Object.keys(changes).length === 0) return { task: toTask(current) };
-  const updated = ctx.db.update(tasks).set(setClause(changes)).where(eq(tasks.id, id)).returning().get();
-  return { task: toTask(updated!) };
+  if (Object.keys(all).length === 0) return { task: toTask(current) };
+  const change: TaskChange =
+    all.completed === true
+      ? completeWith(ctx, id, all, versions, "update")
+      : { task: toTask(db.update(tasks).set(setClause(all)).where(eq(tasks.id, id)).returning().get()!) };
+  const cascade: Cascaded[] = [...(change.cascade ?? [])];
+  if ("listId" in placed) cascade.push(...moveSubtasks(db, id, change.task.listId ?? null));
+  if (all.completed === false || "parentId" in placed)
+    cascade.push(...reopenParents(db, { parentId: change.task.parentId ?? null, completed: change.task.completed }));
+  return {
+    ...change,
+    ...(cascade.length > 0 ? { cascade } : {}),
+    ...(newList ? { notice: { listCreated: listCreated(db, placed.listId as string) } } : {}),
+  };
 }
 
-/** Deletes a task, leaving a tombstone so `since` syncs learn about it. With `ifMatch`, a stale ETag is 412. */
+/** POST /tasks/{id}/move: the placement rule of an update, alone (place.ts). */
+export function moveTask(ctx: AccountContext, { id, move }: { id: string; move: TaskMove }): TaskChange {
+  return updateTask(ctx, { id, patch: move });
+}
+
+/**
+ * Deletes a task and its subtasks, each leaving a tombstone so `since` syncs learn about it. With
+ * `ifMatch`, a stale ETag is 412 and nothing is deleted.
+ */
 export function deleteTask(ctx: AccountContext, { id, ifMatch }: { id: string; ifMatch?: string }): null {
   liveTask(ctx.db, id, versionsIn(ifMatch, id));
+  deleteSubtasks(ctx.db, id, nowSql);
   ctx.db
     .update(tasks)
     .set(setClause({ deletedAt: nowSql }))
@@ -62,3 +101,5 @@ export function deleteTask(ctx: AccountContext, { id, ifMatch }: { id: string; i
     .run();
   return null;
 }
+
+export type { Task };

@@ -1,7 +1,7 @@
 import { eq, isNull } from "drizzle-orm";
 import type { AccountContext, AccountDb } from "../context";
 import { toList } from "../lists/service";
-import type { TaskChange } from "../tasks/live";
+import type { Cascaded, TaskChange } from "../tasks/live";
 import type { Task } from "../../domain/tasks/schemas";
 import type { Event } from "../webhooks/outbox";
 import { lists, tasks } from "../schema";
@@ -52,21 +52,28 @@ export function createdLists(db: AccountDb, before: ListsBefore, ...written: (Ta
   });
 }
 
-/** The types `taskChanged` raises. */
-export const taskChangeRaises = ["task.completed", "task.updated", "list.created"] as const;
+/** The types `taskChanged` raises: the task's own, and those of the other tasks of its tree the change moved. */
+export const taskChangeRaises = ["task.completed", "task.updated", "task.created", "list.created"] as const;
+
+/** An event for each task of the tree a change brought with it (tasks/cascade.ts). */
+export const cascadeEvents = (cascade: Cascaded[] = []): Event<Cascaded["type"]>[] =>
+  cascade.map(({ type, task }) => ({ type, data: task }) as Event<Cascaded["type"]>);
 
 /** task.completed (with `next`) when the change completed an open task; task.updated for any other change. */
 export function taskChanged(
   db: AccountDb,
   before: TaskBefore & ListsBefore,
-  { task, next }: TaskChange,
+  { task, next, cascade }: TaskChange,
 ): Raised<(typeof taskChangeRaises)[number]> {
   if (before.updatedAt === task.updatedAt) return nothing;
   const event: Event<"task.completed" | "task.updated"> =
     before.completed === false && task.completed
       ? { type: "task.completed", data: next ? { ...task, next } : task }
       : { type: "task.updated", data: task };
-  return { events: [...createdLists(db, before, task, next), event], tasks: next ? [task.id, next.id] : [task.id] };
+  return {
+    events: [...createdLists(db, before, task, next), event, ...cascadeEvents(cascade)],
+    tasks: [task.id, ...(next ? [next.id] : []), ...(cascade ?? []).map((c) => c.task.id)],
+  };
 }
 
 /** Runs the verb between its rule's look before and its reading after. A read or `events: none` raises nothing. */

@@ -19,6 +19,7 @@ import { listTasks } from "./list-tasks";
 import { listTasksWithLists } from "./list-tasks-with-lists";
 import { listWebhookDeliveries } from "./list-webhook-deliveries";
 import { listWebhooks } from "./list-webhooks";
+import { moveTask } from "./move-task";
 import { rotateFeed } from "./rotate-feed";
 import { rotateWebhookSecret } from "./rotate-webhook-secret";
 import { testWebhook } from "./test-webhook";
@@ -43,6 +44,7 @@ export const verbs = {
   updateTask,
   completeTask,
   deleteTask,
+  moveTask,
   listLists,
   createList,
   updateList,
