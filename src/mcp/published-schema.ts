@@ -10,12 +10,16 @@ import * as z from "zod";
  *   `format` (zod's date regexes are ~100 tokens each), and the members of a union of strings
  *   (`due`: a date or a date-time), whose description says what it takes.
  * - Outputs publish what every result guarantees: the required properties and their types, and a
- *   Task's required fields. A client holds every result to these (the 1.x SDK with Ajv); hosts do not
- *   show them to the model, which reads the result itself, so the members of other nested objects
- *   (a pack, an event) are left to the descriptions and the docs: `events` is published as an array.
+ *   Task's identity (`id`, `title`). A client holds every result to these (the 1.x SDK with Ajv); hosts
+ *   do not show them to the model, which reads the result itself, so the members of nested objects
+ *   (a task's other fields, a pack, an event) are left to the descriptions and the docs: `events` is
+ *   published as an array.
  *   Optional properties (`next`, `nextCursor`, a task's `due`) are named in the tool's description;
  *   objects stay open.
- * - A schema with a registry id (`Task`) is written once per tool under `$defs` and referenced.
+ * - A schema with a registry id (`Task`) is written once per tool under `$defs` and referenced when
+ *   the tool uses it twice, else where it is used.
+ * - An array argument whose items repeat the tool's own arguments (create_task's `subtasks`) publishes
+ *   them by name and type: each description and limit is written once.
  */
 export type JsonSchema = Record<string, unknown>;
 export type SchemaIo = "input" | "output";
@@ -30,6 +34,8 @@ const OUTPUT_ONLY_SHAPE = [
   "maxLength",
   "minimum",
   "maximum",
+  "minItems",
+  "maxItems",
   "title",
 ];
 
@@ -76,12 +82,23 @@ function simplifyUnions(schema: unknown): void {
   else Object.assign(node, string);
 }
 
-/** An output's properties other than Tasks (`$ref`) keep their type only: `events` is an array. */
+/** What a client keys a result's task on; the rest of a Task is described in docs/api.md. */
+const IDENTITY = ["id", "title"];
+
+/**
+ * An output's properties other than Tasks (`$ref`) keep their type only: `events` is an array. A Task
+ * keeps its identity, `id` and `title`, required and typed.
+ */
 function shallowOutput(json: JsonSchema): void {
   const properties = (json.properties ?? {}) as Record<string, JsonSchema>;
   for (const [name, node] of Object.entries(properties)) {
     const items = node.items as JsonSchema | undefined;
     if (!node.$ref && !items?.$ref) properties[name] = { type: node.type };
+  }
+  for (const def of Object.values((json.$defs ?? {}) as Record<string, JsonSchema>)) {
+    const members = (def.properties ?? {}) as Record<string, JsonSchema>;
+    def.properties = Object.fromEntries(Object.entries(members).filter(([name]) => IDENTITY.includes(name)));
+    def.required = ((def.required as string[] | undefined) ?? []).filter((name) => IDENTITY.includes(name));
   }
 }
 
@@ -103,6 +120,51 @@ function dropUnusedDefs(json: JsonSchema): void {
   if (!used.size) delete json.$defs;
 }
 
+/** A node's types alone: `string`, an array of `string`, a string or null. */
+function typesOf(node: JsonSchema): JsonSchema {
+  if (node.anyOf) return { anyOf: (node.anyOf as JsonSchema[]).map(typesOf) };
+  const items = node.items as JsonSchema | undefined;
+  return { type: node.type, ...(items ? { items: typesOf(items) } : {}) };
+}
+
+/**
+ * The items of an array argument that repeat the tool's own arguments (create_task's `subtasks` take
+ * the task's fields) publish those by name and type: their descriptions, limits and formats are
+ * written once, at the top, and the array's description says so.
+ */
+function typesWhereRepeated(json: JsonSchema): void {
+  const top = (json.properties ?? {}) as Record<string, JsonSchema>;
+  for (const property of Object.values(top)) {
+    const itemProperties = (property.items as JsonSchema | undefined)?.properties as Record<string, JsonSchema>;
+    for (const [name, node] of Object.entries(itemProperties ?? {}))
+      if (name in top) itemProperties[name] = typesOf(node);
+  }
+}
+
+/**
+ * A definition referred to once is written where it is used: `$defs` pays when a schema is used
+ * twice, and an output's optional properties (a change's `next`) are not published.
+ */
+function inlineSingleUse(json: JsonSchema): void {
+  const defs = json.$defs as Record<string, JsonSchema> | undefined;
+  if (!defs) return;
+  const text = JSON.stringify({ ...json, $defs: undefined });
+  const uses = (name: string) => text.split(`"#/$defs/${name}"`).length - 1;
+  const inline = (node: unknown): unknown => {
+    if (!node || typeof node !== "object") return node;
+    if (Array.isArray(node)) return node.map(inline);
+    const ref = (node as JsonSchema).$ref as string | undefined;
+    const name = ref?.startsWith("#/$defs/") ? ref.slice(8) : undefined;
+    if (name && defs[name] && uses(name) === 1) return inline(defs[name]);
+    return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, inline(value)]));
+  };
+  const single = Object.keys(defs).filter((name) => uses(name) === 1);
+  Object.assign(json, inline({ ...json, $defs: undefined }));
+  for (const name of single) delete defs[name];
+  json.$defs = Object.keys(defs).length ? defs : undefined;
+  if (!json.$defs) delete json.$defs;
+}
+
 export function publishedSchema(schema: z.ZodType, io: SchemaIo): JsonSchema {
   const json = z.toJSONSchema(schema, {
     target: "draft-2020-12",
@@ -112,7 +174,9 @@ export function publishedSchema(schema: z.ZodType, io: SchemaIo): JsonSchema {
   }) as JsonSchema;
   delete json.$schema;
   simplifyUnions(json);
+  if (io === "input") typesWhereRepeated(json);
   if (io === "output") shallowOutput(json);
   dropUnusedDefs(json);
+  inlineSingleUse(json);
   return json;
 }

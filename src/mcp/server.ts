@@ -66,7 +66,7 @@ async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
   if (!parsed.success) throw validationError("arguments", parsed.error.issues);
   const output = await tool.run(ctx, parsed.data);
   return {
-    content: [{ type: "text" as const, text: JSON.stringify(output) }],
+    content: [{ type: "text" as const, text: tool.text(output, parsed.data) }],
     structuredContent: output as Record<string, unknown>,
   };
 }

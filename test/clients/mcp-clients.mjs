@@ -24,7 +24,10 @@ const packageJson = (name) => JSON.parse(readFileSync(join(root, "node_modules",
  * `args`: the arguments, or `async (call) => args` to set up first (`call(tool, args)` returns a
  * successful call's structuredContent). `account: "free"` calls with a key without Max.
  * Expect either `error` (the code the text starts with; `field`: named after `Fields:`) or
- * `check(structuredContent)`. A successful call that resolves has passed the client's outputSchema check.
+ * `check(structuredContent, text)`. A successful call that resolves has passed the client's outputSchema
+ * check; `text` is what a host that reads only text gives the model (issue 34: results come once), so
+ * checks hold it to the ids and facts a model needs next. `needs`: an argument the tool must publish,
+ * else the row is skipped (issue 34's fields, on a build that has them).
  */
 const cases = [
   { tool: "complete_task", label: "an unknown id", args: { id: "does-not-exist" }, error: "task_not_found" },
@@ -41,12 +44,40 @@ const cases = [
     tool: "create_task",
     label: "an all-day important task",
     args: { title: "Renew passport", due: "2026-12-24", important: true },
-    check: ({ task }) => {
+    check: ({ task }, text) => {
       assert.ok(task.id, "task.id");
       assert.deepEqual(
         [task.title, task.due, task.important, task.completed],
         ["Renew passport", "2026-12-24", true, false],
       );
+      assert.equal(task.updatedAt, undefined, "no sync-only fields in MCP results");
+      assert.match(
+        text,
+        new RegExp(`^Created:\n- ${task.id} "Renew passport", due 2026-12-24, (important|priority [34])$`),
+      );
+    },
+  },
+  {
+    tool: "create_task",
+    label: "a plan with 5 subtasks, labels and a priority",
+    needs: "subtasks",
+    args: {
+      title: "Launch",
+      due: "2026-12-10",
+      priority: 4,
+      labels: ["work"],
+      subtasks: ["Draft", "Review", "Translate", "Publish", "Announce"].map((title, i) => ({
+        title,
+        priority: 1 + (i % 4),
+      })),
+    },
+    check: ({ task }, text) => {
+      assert.deepEqual(
+        [task.title, task.priority, task.labels, task.subtasks.map((t) => [t.title, t.parentId])],
+        ["Launch", 4, ["work"], ["Draft", "Review", "Translate", "Publish", "Announce"].map((t) => [t, task.id])],
+      );
+      for (const t of [task, ...task.subtasks]) assert.match(text, new RegExp(`${t.id} "${t.title}"`));
+      assert.match(text, /priority 4, labels "work"/);
     },
   },
   {
@@ -58,8 +89,10 @@ const cases = [
       await call("create_task", { title: "Milk", listId });
       return { listId, lists: true };
     },
-    check: ({ tasks, lists }) => {
+    check: ({ tasks, lists }, text) => {
       const listId = tasks[0]?.listId;
+      assert.match(text, new RegExp(`^- ${tasks[0].id} "Milk", list "${listId}"$`, "m"));
+      assert.match(text, new RegExp(`Lists \\(id name\\): .*${listId} "${listId}"`));
       assert.deepEqual(
         tasks.map((t) => t.title),
         ["Milk"],
@@ -92,10 +125,15 @@ const cases = [
     args: async (call) => ({
       id: (await call("create_task", { title: "Water plants", due: "2026-12-01", repeat: "FREQ=DAILY" })).task.id,
     }),
-    check: ({ task, next }) => {
+    check: ({ task, next }, text) => {
       assert.equal(task.completed, true);
       assert.ok(next, "next is present");
       assert.deepEqual([next.completed, next.due, next.repeat], [false, "2026-12-02", "FREQ=DAILY"]);
+      assert.match(text, new RegExp(`^Completed: ${task.id} "Water plants"`));
+      assert.match(
+        text,
+        new RegExp(`\nNext occurrence: ${next.id} "Water plants", due 2026-12-02, repeats FREQ=DAILY$`),
+      );
     },
   },
   {
@@ -126,25 +164,30 @@ const cases = [
       title: "Final",
       due: "",
     }),
-    check: ({ task }) => assert.deepEqual([task.title, task.due], ["Final", undefined]),
+    check: ({ task }, text) => {
+      assert.deepEqual([task.title, task.due], ["Final", undefined]);
+      assert.equal(text, `Updated (title, due cleared): ${task.id} "Final"`);
+    },
   },
   { tool: "update_task", label: "an unknown property", args: { id: "x", owner: "me" }, error: "validation_failed" },
   {
     tool: "delete_task",
     label: "a task",
     args: async (call) => ({ id: (await call("create_task", { title: "Delete me" })).task.id }),
-    check: ({ deleted }) => assert.equal(deleted, true),
+    check: ({ id, deleted }, text) => assert.deepEqual([deleted, text], [true, `Deleted ${id}.`]),
   },
   { tool: "delete_task", label: "an unknown id", args: { id: "does-not-exist" }, error: "task_not_found" },
   {
     tool: "list_calendar_packs",
     label: "query bayern",
     args: { query: "bayern" },
-    check: ({ packs }) =>
+    check: ({ packs }, text) => {
       assert.ok(
         packs.some((pack) => pack.id === "de-by"),
         `packs: ${packs.map((p) => p.id)}`,
-      ),
+      );
+      assert.match(text, /^- de-by .*\/api\/v1\/calendars\/de-by\.ics$/m);
+    },
   },
   {
     tool: "list_calendar_packs",
@@ -157,8 +200,10 @@ const cases = [
     tool: "list_holidays",
     label: "2026-10-03 in Bavaria",
     args: { country: "DE", region: "Bavaria", from: "2026-10-03", to: "2026-10-03" },
-    check: ({ pack, events }) =>
-      assert.deepEqual([pack.id, events.map((e) => [e.type, e.dayOff])], ["de-by", [["public", true]]]),
+    check: ({ pack, events }, text) => {
+      assert.deepEqual([pack.id, events.map((e) => [e.type, e.dayOff])], ["de-by", [["public", true]]]);
+      assert.match(text, /\n- 2026-10-03 .*, public, day off\n/);
+    },
   },
   {
     tool: "list_holidays",
@@ -239,8 +284,11 @@ for (const generation of generations) {
     after(() => Promise.all(Object.values(sessions).map(({ client }) => client.close())));
 
     for (const row of cases) {
-      test(`${row.tool}: ${row.label} → ${row.error ?? "valid result"}`, { timeout: TIMEOUT }, async () => {
+      test(`${row.tool}: ${row.label} → ${row.error ?? "valid result"}`, { timeout: TIMEOUT }, async (t) => {
         const { client, tools } = sessions[row.account ?? "max"];
+        const published = tools.find((tool) => tool.name === row.tool)?.inputSchema.properties ?? {};
+        if (row.needs && !(row.needs in published))
+          return t.skip(`${row.tool} does not take \`${row.needs}\` in this build`);
         const call = async (name, args) => {
           const result = await client.callTool({ name, arguments: args });
           assert.ok(!result.isError, `${name} failed: ${textOf(result)}`);
@@ -252,7 +300,7 @@ for (const generation of generations) {
         });
         if (row.error) return assertToolError(result, row, tools.find((t) => t.name === row.tool)?.outputSchema);
         assert.ok(!result.isError, `unexpected tool error: ${textOf(result)}`);
-        row.check(result.structuredContent);
+        row.check(result.structuredContent, textOf(result));
       });
     }
   });

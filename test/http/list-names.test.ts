@@ -48,7 +48,7 @@ describe("a write that still creates a list", () => {
     const client = await mcpClient(user.key);
     const result = await client.callTool({ name: "create_task", arguments: { title: "milk", listId: "grocery" } });
     const text = (result.content as { type: string; text: string }[]).map((c) => c.text).join("\n");
-    expect(text).toContain('Created a new list \\"grocery\\". Did you mean Groceries? Move it with update_task.');
+    expect(text).toContain('Created a new list "grocery". Did you mean Groceries? Move it with update_task.');
     const quiet = await callOk(client, "create_task", { title: "eggs", listId: "Groceries" });
     expect(quiet.notice).toBeUndefined();
   });

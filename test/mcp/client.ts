@@ -89,3 +89,9 @@ export async function callError(
 ): Promise<ToolErrorText> {
   return toolErrorOf(await client.callTool({ name, arguments: args }));
 }
+
+/** A task as REST sends it, without what MCP results leave out (sync-only fields: src/mcp/tools/task-shape.ts). */
+export function withoutSync<T extends Record<string, unknown>>(task: T): Omit<T, "updatedAt" | "position"> {
+  const { updatedAt: _u, position: _p, ...rest } = task;
+  return rest;
+}

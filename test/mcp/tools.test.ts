@@ -75,8 +75,13 @@ describe("tools/list", () => {
       "priority",
       "reminder",
       "repeat",
+      "subtasks",
       "title",
     ]);
+    // A plan in one call: one level of subtasks, inline (no `$ref` in arguments), up to 50.
+    expect(create.properties.subtasks).toMatchObject({ type: "array", minItems: 1, maxItems: 50 });
+    expect(create.properties.subtasks.items.required).toEqual(["title"]);
+    expect(create.properties.subtasks.items.properties).not.toHaveProperty("listId");
     const update = tool("update_task").inputSchema as any;
     expect(update.required).toEqual(["id"]);
     expect(Object.keys(update.properties).sort()).toEqual([
@@ -104,12 +109,17 @@ describe("tools/list", () => {
       "dueAfter",
       "dueBefore",
       "important",
+      "labels",
       "limit",
       "listId",
       "lists",
+      "parentId",
+      "priority",
       "query",
       "since",
+      "sort",
     ]);
+    expect(list.properties.labels).toMatchObject({ type: "array", minItems: 1, maxItems: 20 });
     expect(list.properties.lists.type).toBe("boolean");
     expect((tool("complete_task").inputSchema as any).required).toEqual(["id"]);
     expect((tool("delete_task").inputSchema as any).required).toEqual(["id"]);

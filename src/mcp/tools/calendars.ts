@@ -10,6 +10,7 @@ import {
   HolidayYear,
   PackFilter,
 } from "../../domain/calendars/schemas";
+import { renderHolidays, renderPacks } from "../render/calendars";
 import { defineTool } from "./descriptor";
 
 /** The two public calendar tools: any valid key, no Max needed, nothing written. */
@@ -76,6 +77,7 @@ export const listCalendarPacksTool = defineTool({
       ...(hint ? { hint } : {}),
     };
   },
+  text: renderPacks,
 });
 
 export const listHolidaysTool = defineTool({
@@ -107,4 +109,5 @@ export const listHolidaysTool = defineTool({
   async run(ctx, input) {
     return listHolidays(ctx.assets, input, new Date().toISOString().slice(0, 10));
   },
+  text: renderHolidays,
 });

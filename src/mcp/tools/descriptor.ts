@@ -37,6 +37,11 @@ export interface ToolDescriptor<I extends z.ZodType = z.ZodType, O extends z.Zod
   output: O;
   annotations: ToolHints;
   run(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
+  /**
+   * The result's text block: a compact rendering for models (src/mcp/render/), one renderer per kind
+   * of result. structuredContent carries `run`'s value in full.
+   */
+  text(output: z.input<O>, input: z.output<I>): string;
 }
 
 export const defineTool = <I extends z.ZodType, O extends z.ZodType>(tool: ToolDescriptor<I, O>) => tool;

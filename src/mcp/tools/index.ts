@@ -1,5 +1,6 @@
 import { listCalendarPacksTool, listHolidaysTool } from "./calendars";
-import { completeTaskTool, createTaskTool, deleteTaskTool, listTasksTool, updateTaskTool } from "./tasks";
+import { listTasksTool } from "./list-tasks";
+import { completeTaskTool, createTaskTool, deleteTaskTool, updateTaskTool } from "./tasks";
 
 export type { ToolContext, ToolDescriptor, ToolHints } from "./descriptor";
 

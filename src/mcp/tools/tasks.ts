@@ -1,138 +1,102 @@
 import * as z from "zod";
-import { Task, TaskInput, TaskPatch, Tombstone } from "../../domain/tasks/schemas";
-import {
-  Completed,
-  Day,
-  IdempotencyKey,
-  ListId,
-  SearchQuery,
-  Since,
-  TaskId,
-  Timestamp,
-} from "../../domain/tasks/values";
-import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
-import { listCreatedSentence, type WriteNotice } from "../../domain/lists/notice";
-import { tasksOf } from "../../object/tasks/list";
+import { TaskInput, TaskPatch } from "../../domain/tasks/schemas";
+import { IdempotencyKey, TaskId } from "../../domain/tasks/values";
+import { changedFields, type ListNotice, renderChange, renderCreated, renderDeleted } from "../render/tasks";
 import { defineTool } from "./descriptor";
+import { declaredField, forModel, ModelTask } from "./task-shape";
 
 /**
- * The five task tools, on the same zod schemas (src/domain/tasks/schemas.ts) and verbs as REST.
+ * Four of the five task tools (list_tasks: list-tasks.ts), on the same zod schemas (src/domain/tasks/schemas.ts) and verbs as REST.
  * Descriptions stay short: a model reads them on every conversation (test/mcp/budget.test.ts).
  */
 
 const id = TaskId.meta({ description: "The task's `id` (from list_tasks or create_task)." });
 
-const UNKNOWN_LIST =
-  "No list has this listId as its id or its name, so no task matched. Call list_tasks with lists: true to see the lists.";
-
 const ALREADY_COMPLETED = "This task was already completed before this call; it stays completed.";
-const notice = z.string().optional().meta({ description: "A list this call created, and the closest names." });
-const TaskChange = z.object({ task: Task, next: Task.optional(), notice, hint: z.string().optional() });
-/** A list the write created, said in a sentence (domain/lists/notice.ts). */
-const noticeOf = (n?: WriteNotice) => (n?.listCreated ? { notice: listCreatedSentence(n.listCreated) } : {});
-/** A changed task, the next occurrence only when its completion created one, and a hint when it was already done. */
-const changeOf = ({
-  task,
-  next,
-  notice,
-  alreadyCompleted,
-}: {
-  task: Task;
-  next?: Task;
-  notice?: WriteNotice;
-  alreadyCompleted?: true;
-}) => ({
-  task,
-  ...(next ? { next } : {}),
-  ...noticeOf(notice),
-  ...(alreadyCompleted ? { hint: ALREADY_COMPLETED } : {}),
-});
+const TaskChange = z.object({ task: ModelTask, next: ModelTask.optional(), hint: z.string().optional() });
+/**
+ * A changed task, the next occurrence only when its completion created one, and the new-list notice
+ * when the verb sends one (issue 34 item 5), without the sync-only fields.
+ */
+function changeOf(value: { task: object; next?: object; notice?: ListNotice; alreadyCompleted?: true }) {
+  return {
+    task: forModel(value.task) as ModelTask,
+    ...(value.next ? { next: forModel(value.next) as ModelTask } : {}),
+    ...(value.notice ? { notice: value.notice } : {}),
+    // Completing is idempotent; the model learns the task was done before (issue 35 item 21).
+    ...(value.alreadyCompleted ? { hint: ALREADY_COMPLETED } : {}),
+  };
+}
 
-export const listTasksTool = defineTool({
-  name: "list_tasks",
-  title: "List tasks",
-  description:
-    "Lists the user's tasks (creation order) with the account's `timeZone` and `today`: resolve relative dates like \"tomorrow\" with them. Filters combine; due dates are inclusive and leave out undated tasks. Page with `cursor` = `nextCursor`. To sync, pass an earlier `serverTime` as `since`: changed tasks, and removed ids in `deleted`.",
-  input: z.strictObject({
-    // Filters whose names say what they do carry no description of their own (tokens, budget.test.ts).
-    completed: Completed.optional().meta({ description: "true: done tasks only; false: open only; left out: both." }),
-    listId: ListId.optional().meta({ description: "Only this list's tasks (its `id`)." }),
-    query: SearchQuery.optional().meta({ description: "Words matched as word prefixes in title or notes." }),
-    important: z.boolean().optional(),
-    // Inclusive: said once in the tool's description.
-    dueBefore: Day.optional(),
-    dueAfter: Day.optional(),
-    since: Since.optional().meta({ description: "`serverTime` of an earlier result." }),
-    limit: z.number().int().min(1).max(200).default(50),
-    cursor: z.string().max(1000).optional().meta({ description: "`nextCursor` of the previous page." }),
-    lists: z
-      .boolean()
-      .optional()
-      .meta({ description: "true: also return the user's lists [{id, name}] (find a list by name)." }),
-  }),
-  output: z.object({
-    tasks: z.array(Task),
-    count: z.number().int(),
-    serverTime: Timestamp,
-    timeZone: z.string(),
-    today: z.string(),
-    nextCursor: z.string().optional(),
-    deleted: z.array(Tombstone).optional(),
-    lists: z.array(z.object({ id: z.string(), name: z.string() })).optional(),
-    hint: z.string().optional(),
-  }),
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run(ctx, { lists, query: q, ...query }) {
-    // With `lists`, the lists come in the same call to the account's object.
-    const { page, lists: named } = lists
-      ? await ctx.call("listTasksWithLists", { ...query, q })
-      : { page: await ctx.call("listTasks", { ...query, q }), lists: undefined };
-    const { timeZone } = page;
-    return {
-      tasks: tasksOf(page),
-      count: page.count,
-      serverTime: page.serverTime,
-      timeZone,
-      today: floatingDate(toFloating(Date.parse(page.serverTime), timeZone)),
-      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-      ...(page.deleted ? { deleted: page.deleted } : {}),
-      ...(page.unknownList ? { hint: UNKNOWN_LIST } : {}),
-      ...(named ? { lists: named.map(({ id, name }) => ({ id, name })) } : {}),
-    };
-  },
-});
+/** Keys of a schema's shape that the domain declares (issue 34's fields land in parallel). */
+const mask = (shape: object, names: string[]) =>
+  Object.fromEntries(names.filter((name) => name in shape).map((name) => [name, true])) as { listId: true };
+
+/**
+ * A plan in one call (issue 34): steps created under the new task, atomically, in their order. One
+ * level here where REST nests (TaskInput's `subtasks` refers to itself, a `$ref`): published arguments
+ * stay inline, as some hosts do not resolve `$ref`s. A step of a step is a create_task with `parentId`.
+ * A subtask shares its parent's list.
+ */
+const subtasks = declaredField("parentId")
+  ? {
+      subtasks: z
+        .array(TaskInput.omit(mask(TaskInput.shape, ["listId", "parentId", "subtasks"])))
+        .min(1)
+        .max(50)
+        .optional()
+        .meta({ description: "Subtasks to create under it, in order (up to 50); each takes this tool's task fields." }),
+    }
+  : {};
 
 export const createTaskTool = defineTool({
   name: "create_task",
   title: "Create a task",
   description:
     "Creates a task and returns it. To retry safely, send a `clientRequestId` (a new UUID per task) and reuse it on the retry: within 24 h the first task comes back, with `replayed: true`.",
-  // `subtasks` is recursive (a `$ref`, which some hosts do not resolve): mcp34 publishes it for MCP.
-  input: TaskInput.omit({ subtasks: true }).extend({
+  input: TaskInput.extend({
+    ...subtasks,
     clientRequestId: IdempotencyKey.optional().meta({ description: "Makes retries safe (see above)." }),
   }),
-  output: z.object({ task: Task, replayed: z.literal(true).optional(), notice }),
+  output: z.object({ task: ModelTask, replayed: z.literal(true).optional() }),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(ctx, input) {
     const { clientRequestId, ...task } = input;
-    const value = await ctx.call("createTask", { input: task, idempotencyKey: clientRequestId });
-    return value.replayed
-      ? { task: value.task, replayed: true as const }
-      : { task: value.task, ...noticeOf(value.notice) };
+    const value = await ctx.call("createTask", { input: task as TaskInput, idempotencyKey: clientRequestId });
+    const { notice } = value as { notice?: ListNotice };
+    return {
+      task: forModel(value.task) as ModelTask,
+      ...(value.replayed ? { replayed: true as const } : {}),
+      ...(notice ? { notice } : {}),
+    };
   },
+  text: renderCreated,
 });
+
+/**
+ * Where to place the task among its siblings (issue 34): `before`/`after` a sibling's id, the rule
+ * move_task shares. Added here only while the domain's TaskPatch does not declare them itself.
+ */
+const placement =
+  declaredField("position") && !("before" in TaskPatch.shape)
+    ? {
+        before: TaskId.optional().meta({ description: "Place it just before this sibling task (its id)." }),
+        after: TaskId.optional().meta({ description: "Place it just after this sibling task (its id)." }),
+      }
+    : {};
 
 export const updateTaskTool = defineTool({
   name: "update_task",
   title: "Update a task",
   description:
     'Changes the fields sent and returns the task. `""` clears a text field, `reminder: null` the reminder. `completed: true` completes it like complete_task (`next` for a repeating task); `false` reopens it.',
-  input: TaskPatch.extend({ id }),
+  input: TaskPatch.extend({ ...placement, id }),
   output: TaskChange,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async run(ctx, { id, ...patch }) {
-    return changeOf(await ctx.call("updateTask", { id, patch }));
+    return changeOf(await ctx.call("updateTask", { id, patch: patch as TaskPatch }));
   },
+  text: (output, { id: _, ...patch }) => renderChange("Updated", output, changedFields(patch)),
 });
 
 export const completeTaskTool = defineTool({
@@ -146,6 +110,7 @@ export const completeTaskTool = defineTool({
   async run(ctx, input) {
     return changeOf(await ctx.call("completeTask", { id: input.id }));
   },
+  text: (output) => renderChange("Completed", output),
 });
 
 export const deleteTaskTool = defineTool({
@@ -159,4 +124,5 @@ export const deleteTaskTool = defineTool({
     await ctx.call("deleteTask", { id: input.id });
     return { id: input.id, deleted: true as const };
   },
+  text: renderDeleted,
 });
