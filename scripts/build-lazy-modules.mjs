@@ -10,6 +10,17 @@ import { join } from "node:path";
 import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
+
+/**
+ * As wrangler.toml's [alias], which replaces the bare specifier "zod" only: zod without its 64 locales
+ * (src/bundle/zod.ts), for a library's own copy (the MCP SDK's). esbuild's `alias` would also rewrite "zod/v4".
+ */
+const zodWithoutLocales = {
+  name: "zod-without-locales",
+  setup(build) {
+    build.onResolve({ filter: /^zod$/ }, () => ({ path: join(root, "src", "bundle", "zod.ts") }));
+  },
+};
 const dir = join(root, "src", "lazy");
 
 for (const types of readdirSync(dir).filter((name) => name.endsWith(".lazy.d.ts"))) {
@@ -23,6 +34,7 @@ for (const types of readdirSync(dir).filter((name) => name.endsWith(".lazy.d.ts"
     // As wrangler bundles the main module: the same package entry points, and the runtime's own modules external.
     conditions: ["workerd", "worker", "browser"],
     external: ["node:*", "cloudflare:*"],
+    plugins: [zodWithoutLocales],
     define: { "process.env.NODE_ENV": '"production"' },
     target: "es2024",
     metafile: true,

@@ -19,5 +19,14 @@ export const loadStripe = () => import("./stripe.lazy.js").then((module) => modu
 /** The OAuth provider library, for OAuth requests and /mcp with an OAuth token only (src/oauth/provider.ts). */
 export const loadOAuthProvider = () => import("./oauth-provider.lazy.js");
 
+/**
+ * chrono-node (about 14 KiB gzip), for the dates of a Todoist CSV on import only: the verb loads it before its
+ * transaction and hands it to the parser (src/domain/import/todoist-date.ts `DateReader`).
+ */
+export const loadChrono = () => import("./chrono.lazy.js");
+
+/** The MCP SDK's server and the agents package's handler, for /mcp only (src/mcp/sdk.ts). */
+export const loadMcpSdk = () => import("./mcp.lazy.js");
+
 /** `otpauth` (TOTP), for turning one-time codes on and off and for sign-ins of accounts that use them. */
 export const loadOtp = () => import("./otp.lazy.js");

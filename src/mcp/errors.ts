@@ -1,4 +1,5 @@
-import { type CallToolResult, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { sdk } from "./sdk";
 import { toAppError } from "../transport/app-error";
 import type { ErrorCode } from "../domain/errors";
 import { upgradeUrl } from "../transport/problem";
@@ -48,7 +49,10 @@ export interface ToolErrorContext {
 export function toolError(e: unknown, ctx: ToolErrorContext): CallToolResult {
   const error = toAppError(e);
   if (!modelFixable.has(error.code)) {
-    throw new ProtocolError(ProtocolErrorCode.InternalError, "Internal error on the server. Try again later.");
+    throw new (sdk().ProtocolError)(
+      sdk().ProtocolErrorCode.InternalError,
+      "Internal error on the server. Try again later.",
+    );
   }
   const lines = [`${error.code}: ${error.detail}`];
   if (error.errors?.length)

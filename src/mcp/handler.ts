@@ -1,5 +1,5 @@
-import { type AuthInfo, isLegacyRequest, WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import { createMcpHandler } from "agents/mcp/server";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { loadSdk, sdk } from "./sdk";
 import { toAppError } from "../transport/app-error";
 import { AppError } from "../domain/errors";
 import { bearerFromHeader } from "../transport/auth";
@@ -32,7 +32,7 @@ const MCP_CORS = {
  * AuthInfo we hand the SDK, its documented channel for per-principal servers.
  */
 const createHandler = () =>
-  createMcpHandler(({ authInfo }) => createServer(toolContextOf(authInfo)), {
+  sdk().createMcpHandler(({ authInfo }) => createServer(toolContextOf(authInfo)), {
     route: MCP_PATH,
     // Origins are checked in handleMcp, before authentication, against the configurable allowlist.
     allowedOriginHostnames: "*",
@@ -93,7 +93,7 @@ const invalidRequest = (message: string) =>
  */
 async function serveLegacyAsJson(request: Request, authInfo: AuthInfo, parsedBody: unknown): Promise<Response> {
   const server = createServer(toolContextOf(authInfo));
-  const transport = new WebStandardStreamableHTTPServerTransport({
+  const transport = new (sdk().WebStandardStreamableHTTPServerTransport)({
     sessionIdGenerator: undefined,
     enableJsonResponse: true,
   });
@@ -163,6 +163,8 @@ export async function handleMcp(
   grant?: OAuthGrant,
 ): Promise<Response> {
   try {
+    // First: everything below reaches the SDK through sdk() (src/mcp/sdk.ts).
+    await loadSdk();
     return await serve(request, env, grant);
   } catch (e) {
     const origin = publicOrigin(env, request.url);
@@ -205,7 +207,7 @@ async function serve(request: Request, env: Env, grant: OAuthGrant | undefined):
   if (!refused) credential.permits(parsedBody);
   const response = refused
     ? invalidRequest(refused)
-    : parsedBody !== undefined && (await isLegacyRequest(forwarded, parsedBody))
+    : parsedBody !== undefined && (await sdk().isLegacyRequest(forwarded, parsedBody))
       ? await serveLegacyAsJson(forwarded, authInfo, parsedBody)
       : await mcp().fetch(forwarded, { authInfo, ...(parsedBody !== undefined ? { parsedBody } : {}) });
 

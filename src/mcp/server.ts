@@ -1,4 +1,5 @@
-import { McpServer, type StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import type { McpServer, StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { sdk } from "./sdk";
 import type * as z from "zod";
 import { type JsonSchema, publishedSchema, type SchemaIo } from "./published-schema";
 import { validationError } from "../transport/validation";
@@ -77,7 +78,7 @@ async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
  * already refused with 403 before the SDK ran (handler.ts).
  */
 export function createServer(ctx: ToolContext): McpServer {
-  const server = new McpServer(SERVER_INFO, { instructions: instructionsFor(ctx.scopes) });
+  const server = new (sdk().McpServer)(SERVER_INFO, { instructions: instructionsFor(ctx.scopes) });
   for (const { tool, inputSchema, outputSchema } of toolRegistrations()) {
     if (!offersTool(ctx.scopes, tool.name)) continue;
     server.registerTool(

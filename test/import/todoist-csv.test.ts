@@ -5,11 +5,13 @@ import { readTodoistCsv } from "../../src/domain/import/todoist";
 import { parseTodoistDate } from "../../src/domain/import/todoist-date";
 import type { AppError } from "../../src/domain/errors";
 import { TODOIST_CSV } from "../support/todoist-csv";
+// The parser the import verb loads before its transaction (src/lazy/load.ts), here the package itself.
+import * as chrono from "chrono-node/en";
 
 const HASH = "ab".repeat(32);
 // Friday 27 November 2026, 10:00 in Berlin.
 const now = new Date("2026-11-27T09:00:00Z");
-const options = { fileHash: HASH, listName: "Launch", now, timeZone: "Europe/Berlin" };
+const options = { fileHash: HASH, listName: "Launch", now, timeZone: "Europe/Berlin", chrono };
 
 const failure = (run: () => unknown) => {
   try {
@@ -111,7 +113,7 @@ describe("readTodoistCsv", () => {
 });
 
 describe("parseTodoistDate", () => {
-  const read = (text: string, timeZone = "Europe/Berlin") => parseTodoistDate(text, { now, timeZone });
+  const read = (text: string, timeZone = "Europe/Berlin") => parseTodoistDate(text, { now, timeZone, chrono });
   it.each([
     ["Dec 24", { due: "2026-12-24" }],
     ["tomorrow", { due: "2026-11-28" }],
@@ -130,7 +132,9 @@ describe("parseTodoistDate", () => {
 
   it("reads the day in the zone given", () => {
     // 23:30 UTC on Friday is already Saturday in Tokyo.
-    expect(parseTodoistDate("today", { now: new Date("2026-11-27T23:30:00Z"), timeZone: "Asia/Tokyo" })).toEqual({
+    expect(
+      parseTodoistDate("today", { now: new Date("2026-11-27T23:30:00Z"), timeZone: "Asia/Tokyo", chrono }),
+    ).toEqual({
       due: "2026-11-28",
     });
   });

@@ -1,6 +1,7 @@
 import { type ImportPlan, importError } from "./plan";
 import { readOwnExport } from "./own-export";
 import { readTodoistCsv } from "./todoist";
+import type { DateReader } from "./todoist-date";
 
 /** What an import request carries to the account's object: the file as text, and how to read it. */
 export interface ImportFile {
@@ -14,11 +15,12 @@ export interface ImportFile {
 /** The file as a plan, or the import fails with the line it cannot read. */
 export function readImport(
   { format, text, list }: ImportFile,
-  context: { fileHash: string; now: Date; timeZone: string },
+  { chrono, ...context }: { fileHash: string; now: Date; timeZone: string; chrono?: DateReader },
 ): ImportPlan {
   if (format === "csv") {
     if (!list) throw importError(1, "a CSV import needs the list's name: send `?list=`");
-    return readTodoistCsv(text, { ...context, listName: list });
+    if (!chrono) throw new Error("a CSV import needs the date parser: the verb loads it before the transaction");
+    return readTodoistCsv(text, { ...context, chrono, listName: list });
   }
   let document: unknown;
   try {

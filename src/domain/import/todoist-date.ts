@@ -1,4 +1,4 @@
-import * as chrono from "chrono-node/en";
+import type { parse } from "chrono-node/en";
 import { floatingDate, formatInZone, fromFloating, toFloating } from "../tasks/wall-clock";
 
 /**
@@ -7,6 +7,14 @@ import { floatingDate, formatInZone, fromFloating, toFloating } from "../tasks/w
  * part of the text. A thin adapter over chrono-node and a small "every …" rule, until the tasks page's
  * quick-add parser (src/domain/tasks/quick-add.ts) can take its place.
  */
+/**
+ * chrono-node's English parser, handed in by the caller: it is a lazily loaded module (src/lazy/load.ts
+ * `loadChrono`), which the import verb loads before its transaction, so start-up never parses it.
+ */
+export interface DateReader {
+  parse: typeof parse;
+}
+
 export interface ReadDate {
   due: string;
   repeat?: string;
@@ -67,7 +75,7 @@ function dueOf(day: number, timeZone: string, hours?: number, minutes?: number):
 
 export function parseTodoistDate(
   text: string,
-  { now, timeZone }: { now: Date; timeZone: string },
+  { now, timeZone, chrono }: { now: Date; timeZone: string; chrono: DateReader },
 ): ReadDate | undefined {
   const trimmed = text.trim().replace(/\s+/g, " ");
   if (!trimmed) return undefined;

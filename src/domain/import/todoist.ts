@@ -1,6 +1,6 @@
 import { parseCsv } from "./csv";
 import { derivedId, type ImportPlan, importError, MAX_IMPORT_TASKS, type PlannedTask, tooManyTasks } from "./plan";
-import { parseTodoistDate, type ReadDate } from "./todoist-date";
+import { type DateReader, parseTodoistDate, type ReadDate } from "./todoist-date";
 import { checkedInput } from "./task-input";
 
 /**
@@ -28,6 +28,8 @@ interface Options {
   now: Date;
   /** The account's zone, for a row without TIMEZONE. */
   timeZone: string;
+  /** The English date parser (todoist-date.ts). */
+  chrono: DateReader;
 }
 
 const validZone = (zone: string) => {
@@ -100,7 +102,7 @@ function readTask(
   cells: string[],
   cell: (cells: string[], name: string) => string,
   section: string | undefined,
-  { fileHash, now, timeZone }: Options,
+  { fileHash, now, timeZone, chrono }: Options,
   plan: ImportPlan,
   dates: Map<string, ReadDate | undefined>,
 ): PlannedTask {
@@ -124,7 +126,7 @@ function readTask(
     const key = `${zone}\n${date}`;
     // Exports repeat their dates ("every monday" on many rows), and a chrono read costs about half a millisecond.
     if (!dates.has(key))
-      dates.set(key, parseTodoistDate(date, { now, timeZone: zone && validZone(zone) ? zone : timeZone }));
+      dates.set(key, parseTodoistDate(date, { now, timeZone: zone && validZone(zone) ? zone : timeZone, chrono }));
     const read = dates.get(key);
     if (read) Object.assign(input, read);
     else plan.skipped.push({ line, reason: `DATE "${date}" could not be read, so the task has no due date` });

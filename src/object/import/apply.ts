@@ -10,6 +10,7 @@ import { inputColumns } from "../tasks/row";
 import { parentFor } from "../tasks/tree";
 import type { ImportFile } from "../../domain/import/read";
 import { readImport } from "../../domain/import/read";
+import type { DateReader } from "../../domain/import/todoist-date";
 import {
   type ImportPlan,
   type ImportResult,
@@ -28,6 +29,8 @@ export interface ImportOutcome extends ImportResult {
 export type ImportArgs = ImportFile & {
   /** The file's SHA-256, computed by the object before the transaction (WebCrypto is asynchronous). */
   fileHash?: string;
+  /** A CSV's date parser, loaded by the object before the transaction (src/lazy/load.ts `loadChrono`). */
+  chrono?: DateReader;
 };
 
 /**
@@ -35,8 +38,8 @@ export type ImportArgs = ImportFile & {
  * throws, and nothing of the file is written. A task whose id is already live here (the same file
  * imported before) is skipped, so a second import adds nothing; one deleted here comes back.
  */
-export function importTasks(ctx: AccountContext, { fileHash, ...file }: ImportArgs): ImportOutcome {
-  const plan = readImport(file, { fileHash: fileHash ?? "", now: new Date(), timeZone: ctx.timeZone });
+export function importTasks(ctx: AccountContext, { fileHash, chrono, ...file }: ImportArgs): ImportOutcome {
+  const plan = readImport(file, { fileHash: fileHash ?? "", now: new Date(), timeZone: ctx.timeZone, chrono });
   const written = { tasks: [] as string[], lists: [] as string[], labels: [] as string[] };
   const labelsBefore = labelKeys(ctx);
   // An export's labels first, with their colours; a task's labels that no label has are made as it is written.

@@ -1,5 +1,6 @@
 import { eq, inArray } from "drizzle-orm";
 import { sha256Hex } from "../../domain/crypto";
+import { loadChrono } from "../../lazy/load";
 import { CHUNK, type ImportArgs, importTasks as run } from "../import/apply";
 import { createdLabels } from "../labels/names";
 import { toList } from "../lists/service";
@@ -16,8 +17,13 @@ import { verb } from "./verb";
 export const importTasks = verb({
   writes: true,
   needsMax: true,
-  // The file's hash names the tasks of a CSV (stable ids), and WebCrypto cannot run inside the transaction.
-  prepare: async (args: ImportArgs): Promise<ImportArgs> => ({ ...args, fileHash: await sha256Hex(args.text) }),
+  // The file's hash names the tasks of a CSV (stable ids), and WebCrypto cannot run inside the transaction; a CSV's
+  // dates need chrono-node, a lazily loaded module (src/lazy/load.ts), which cannot be loaded inside it either.
+  prepare: async (args: ImportArgs): Promise<ImportArgs> => ({
+    ...args,
+    fileHash: await sha256Hex(args.text),
+    ...(args.format === "csv" ? { chrono: await loadChrono() } : {}),
+  }),
   run,
   events: {
     raises: ["task.created", "list.created", "label.created"],
