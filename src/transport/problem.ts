@@ -25,6 +25,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   totp_enabled: 409,
   key_limit_reached: 409,
   webhook_limit_reached: 409,
+  passkey_limit_reached: 409,
   list_exists: 409,
   sync_expired: 410,
   precondition_failed: 412,
