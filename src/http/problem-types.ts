@@ -81,7 +81,8 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
   },
   passkey_limit_reached: {
     meaning: "The account already has 20 passkeys, the most it may have.",
-    action: "Remove a passkey you no longer use on the account page (`DELETE /account/passkeys/{id}`), then add the new one.",
+    action:
+      "Remove a passkey you no longer use on the account page (`DELETE /account/passkeys/{id}`), then add the new one.",
   },
   list_exists: {
     meaning: "The account already has a list with this name (names are compared ignoring case).",
