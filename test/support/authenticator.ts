@@ -78,7 +78,7 @@ export class SoftwareAuthenticator {
   /** The answer to registration options, as `@simplewebauthn/browser`'s startRegistration returns it. */
   async register(options: { challenge: string; rp: { id?: string }; user: { id: string } }, at: Ceremony = {}) {
     const origin = at.origin ?? "http://example.com";
-    const jwk = await crypto.subtle.exportKey("jwk", this.keys.publicKey);
+    const jwk = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
     const cose = cbor(
       new Map<Cbor, Cbor>([
         [1, 2],

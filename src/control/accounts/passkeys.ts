@@ -145,9 +145,7 @@ export async function assertionOptions(db: Db, rp: RelyingParty, accountId: stri
 }
 
 const unknownPasskey = () =>
-  new AppError("invalid_credentials", "This passkey could not be verified, or is not registered here.", [
-    { path: "passkey", message: "could not be verified" },
-  ]);
+  new AppError("invalid_credentials", "This passkey could not be verified, or is not registered here.");
 
 /**
  * The account an assertion proves, taking its challenge once and raising the stored counter. Any failure is the
