@@ -130,6 +130,13 @@ describe("passkeys", () => {
     expect((await signIn(await authenticator.assert(await signInOptions(), { userVerified: false }))).status).toBe(401);
     expect((await signIn(await authenticator.assert(await signInOptions(), { counter: 6 }))).status).toBe(200);
 
+    // An authenticator that keeps its counter at 0 (many passkeys do): only the used challenge stops a replay.
+    const { authenticator: zero } = await withPasskey(user, "Counter at zero");
+    const still = await zero.assert(await signInOptions(), { counter: 0 });
+    expect((await signIn(still)).status).toBe(200);
+    expect((await signIn(still)).status).toBe(401);
+    expect((await signIn(await zero.assert(await signInOptions(), { counter: 0 }))).status).toBe(200);
+
     await call(`/account/passkeys/${authenticator.id}`, { method: "DELETE", token: user.session });
     expect((await signIn(await authenticator.assert(await signInOptions()))).status).toBe(401);
   });
@@ -141,6 +148,34 @@ describe("passkeys", () => {
     expect((await call("/account/totp/confirm", { token: user.session, body: { code } })).status).toBe(200);
     const { authenticator } = await withPasskey(user);
     expect((await signIn(await authenticator.assert(await signInOptions()))).status).toBe(200);
+  });
+
+  it("malformed answers are 400 or 401 problems, never a 500", async () => {
+    const user = await signUp("passkey-malformed");
+    const { authenticator } = await withPasskey(user);
+    const good = await authenticator.register(await registrationOptions(user));
+    for (const response of [
+      { ...good, response: { ...good.response, clientDataJSON: "AAAA" } },
+      { ...good, response: { ...good.response, attestationObject: "AAAA" } },
+      { ...good, response: { ...good.response, attestationObject: "" } },
+    ]) {
+      const res = await call("/account/passkeys", { token: user.session, body: { name: "x", response } });
+      expect([res.status, (await json(res)).code]).toEqual([400, "validation_failed"]);
+    }
+    const assertion = await authenticator.assert(await signInOptions());
+    for (const response of [
+      { ...assertion, response: { ...assertion.response, signature: "AAAA" } },
+      { ...assertion, response: { ...assertion.response, clientDataJSON: "e30" } },
+      { ...assertion, response: { ...assertion.response, authenticatorData: "" } },
+      { ...assertion, response: { ...assertion.response, userHandle: "AAAA" } },
+    ]) {
+      const res = await signIn(response);
+      expect([res.status, (await json(res)).code]).toEqual([401, "invalid_credentials"]);
+    }
+    for (const body of [{}, { response: { ...assertion, id: "not base64url!" } }, { response: assertion, extra: 1 }]) {
+      const res = await callWith({}, "/auth/passkey", { body, ip: uniqueIp() });
+      expect([res.status, (await json(res)).code]).toEqual([400, "validation_failed"]);
+    }
   });
 
   it("sign-in is rate-limited per client IP and per passkey", async () => {

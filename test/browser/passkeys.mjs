@@ -110,6 +110,7 @@ async function main() {
         await cdp.send("WebAuthn.removeVirtualAuthenticator", { authenticatorId: laptop });
         phone = await authenticator();
         await addPasskey("Phone");
+        assert((await credentialsOf(phone)).length === 1, "the phone holds its own credential");
         assert((await passkeyNames()).join() === "Laptop,Phone", `listed: ${await passkeyNames()}`);
         assert((await page.locator("#passkeys-count").textContent()) === "2 passkeys", "the count says two passkeys");
         assert(await page.locator("#password-passkey").isVisible(), "password change offers a passkey");
