@@ -69,6 +69,7 @@ function render(list: Passkey[], handleError: HandleError) {
       ),
     ),
   );
+  byId("passkey-list").hidden = list.length === 0;
   byId("passkeys-count").textContent = list.length === 1 ? "1 passkey" : `${list.length} passkeys`;
   // "Confirm with a passkey" appears where a password is asked again, once there is a passkey to confirm with.
   for (const button of document.querySelectorAll<HTMLElement>(".passkey-confirm"))
