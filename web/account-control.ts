@@ -2,6 +2,7 @@ import { type Account, type ApiKey, api, type Session } from "./api";
 import { refreshConnections } from "./connections";
 import { announce, busy, byId } from "./dom";
 import { clearErrors, showErrors } from "./forms";
+import { passkeyConfirmation } from "./passkeys";
 import { describeLosses, openDeleteDialog, renderSessions } from "./security";
 import { describeUserAgent } from "./user-agent";
 import { wireImport } from "./import";
@@ -53,15 +54,18 @@ function wirePassword(deps: ControlDeps): void {
     status.hidden = true;
     const currentPassword = byId<HTMLInputElement>("current-password").value;
     const newPassword = byId<HTMLInputElement>("new-password").value;
+    // "Confirm with a passkey instead" submits the same form: a passkey assertion replaces the current password.
+    const withPasskey = event.submitter?.id === "password-passkey";
     const problems: Record<string, string> = {};
-    if (!currentPassword) problems.currentPassword = "Enter your current password.";
+    if (!currentPassword && !withPasskey) problems.currentPassword = "Enter your current password.";
     if (newPassword.length < 10) problems.newPassword = "New password must be at least 10 characters.";
     if (Object.keys(problems).length) return showErrors(form, problems, "Please correct the marked fields.");
     const token = session.get();
     if (!token) return deps.signedOut("Please sign in again.");
     try {
       await busy(button, "Changing…", async () => {
-        await api.changePassword(token, { currentPassword, newPassword });
+        const proof = withPasskey ? { passkey: await passkeyConfirmation(token) } : { currentPassword };
+        await api.changePassword(token, { ...proof, newPassword });
         form.reset();
         status.textContent =
           "Password changed. Every other browser is signed out and every connected app is disconnected; your API keys keep working.";
@@ -106,16 +110,19 @@ function wireDelete(deps: ControlDeps): void {
     describeLosses(account.email, plan, deps.keys().filter((k) => k.revokedAt === null).length);
     clearErrors(byId<HTMLFormElement>("delete-form"));
     openDeleteDialog(
-      async (password, form) => {
+      async (password, form, withPasskey) => {
         clearErrors(form);
-        if (!password) {
+        if (!password && !withPasskey) {
           showErrors(form, { password: "Enter your password to confirm." });
           return false;
         }
         const token = session.get();
         if (!token) return true;
         try {
-          await busy(byId<HTMLButtonElement>("delete-confirm"), "Deleting…", () => api.deleteAccount(token, password));
+          const button = byId<HTMLButtonElement>(withPasskey ? "delete-passkey" : "delete-confirm");
+          await busy(button, "Deleting…", async () =>
+            api.deleteAccount(token, withPasskey ? { passkey: await passkeyConfirmation(token) } : { password }),
+          );
         } catch (error) {
           deps.handleError(error, form);
           return false;

@@ -80,6 +80,16 @@ export interface PageWebhook {
 /** A webhook as created or rotated: its secret, shown once. */
 export type WebhookSecret = Omit<PageWebhook, "recentFailures" | "recentDeliveries" | "pending"> & { secret: string };
 
+export interface Passkey {
+  id: string;
+  name: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** A WebAuthn ceremony's JSON (the browser library's own types; the page only passes them through). */
+type Json = Record<string, unknown>;
+
 export interface FieldError {
   path: string;
   message: string;
@@ -197,7 +207,7 @@ export const api = {
   listSessions: (token: string) => call<{ data: Session[] }>("/account/sessions", { token }).then((r) => r.data),
   endSession: (token: string, id: string) =>
     call<void>(`/account/sessions/${encodeURIComponent(id)}`, { method: "DELETE", token }),
-  changePassword: (token: string, body: { currentPassword: string; newPassword: string }) =>
+  changePassword: (token: string, body: ({ currentPassword: string } | { passkey: Json }) & { newPassword: string }) =>
     call<void>("/account/password", { method: "POST", body, token }),
   exportAccount: (token: string) => download("/account/export", token),
   importFile: (token: string, file: File, list: string) =>
@@ -206,8 +216,8 @@ export const api = {
       token,
       upload: { file, type: /\.json$/i.test(file.name) ? "application/json" : "text/csv" },
     }),
-  deleteAccount: (token: string, password: string) =>
-    call<void>("/account", { method: "DELETE", body: { password }, token }),
+  deleteAccount: (token: string, proof: { password: string } | { passkey: Json }) =>
+    call<void>("/account", { method: "DELETE", body: proof, token }),
   getBilling: (token: string) => call<BillingStatus>("/account/billing", { token }),
   checkout: (token: string) => call<{ url: string }>("/account/billing/checkout", { method: "POST", body: {}, token }),
   billingPortal: (token: string) =>
@@ -236,6 +246,20 @@ export const api = {
     call<{ recoveryCodes: string[] }>("/account/totp/confirm", { method: "POST", body: { code }, token }),
   disableTotp: (token: string, code: string) =>
     call<void>("/account/totp", { method: "DELETE", body: { code }, token }),
+  listPasskeys: (token: string) => call<{ data: Passkey[] }>("/account/passkeys", { token }).then((r) => r.data),
+  passkeyRegistrationOptions: (token: string) =>
+    call<Json>("/account/passkeys/registration-options", { method: "POST", token }),
+  addPasskey: (token: string, body: { name: string; response: Json }) =>
+    call<Passkey>("/account/passkeys", { method: "POST", body, token }),
+  renamePasskey: (token: string, id: string, name: string) =>
+    call<Passkey>(`/account/passkeys/${encodeURIComponent(id)}`, { method: "PATCH", body: { name }, token }),
+  removePasskey: (token: string, id: string) =>
+    call<void>(`/account/passkeys/${encodeURIComponent(id)}`, { method: "DELETE", token }),
+  passkeyConfirmationOptions: (token: string) =>
+    call<Json>("/account/passkeys/confirmation-options", { method: "POST", token }),
+  passkeySignInOptions: () => call<Json>("/auth/passkey/options", { method: "POST" }),
+  logInWithPasskey: (response: Json) =>
+    call<SessionResult>("/auth/passkey", { method: "POST", body: { response }, deviceCookie: true }),
   resendVerification: (token: string) => call<void>("/auth/verify/resend", { method: "POST", token }),
   changeEmail: (token: string, body: { email: string; password: string }) =>
     call<void>("/account/email", { method: "POST", body, token }),

@@ -12,6 +12,8 @@ import { session } from "./session";
 import { endpointsFor } from "./snippets";
 import { renderVerification, wireEmail } from "./email";
 import { askForSignInCode, renderTotp, signInCode, wireTotp } from "./totp";
+import { refreshPasskeys, wirePasskeys } from "./passkeys";
+import { armPasskeyAutofill, endPasskeyAutofill, wirePasskeySignIn } from "./passkey-sign-in";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
@@ -44,6 +46,7 @@ function showSignedOut(message: string | null = null): void {
   byId("session-bar").hidden = true;
   byId("signed-out").hidden = false;
   showNotice(message);
+  void armPasskeyAutofill();
 }
 
 /**
@@ -118,12 +121,14 @@ async function refreshKeys(): Promise<void> {
 }
 
 async function enter(account: Account, focus: boolean): Promise<void> {
+  endPasskeyAutofill();
   showNotice(null);
   showAccount(account);
   await Promise.all([
     refreshKeys(),
     refreshConnections((error) => handleError(error)),
     refreshSessions(control),
+    refreshPasskeys(handleError),
     refreshBilling(account, (error) => handleError(error)),
     refreshFeed((error) => handleError(error)),
     refreshWebhooks(account.membership.active, (error) => handleError(error)),
@@ -267,6 +272,11 @@ async function start(): Promise<void> {
   wireBilling((error) => handleError(error));
   wireTimeZone({ ...control, updated: (account) => (currentAccount = account) });
   wireEmail(handleError);
+  wirePasskeys(handleError);
+  wirePasskeySignIn(async ({ token, account }) => {
+    session.set(token);
+    await enter(account, true);
+  });
   wireTotp({
     handleError,
     updated: (on) => {

@@ -61,7 +61,7 @@ export function describeLosses(email: string, plan: string, activeKeys: number):
  * to keep the dialog open with its error shown.
  */
 export function openDeleteDialog(
-  submit: (password: string, form: HTMLFormElement) => Promise<boolean>,
+  submit: (password: string, form: HTMLFormElement, withPasskey: boolean) => Promise<boolean>,
   onClose: (deleted: boolean) => void,
 ): void {
   const dialog = byId<HTMLDialogElement>("delete-dialog");
@@ -70,7 +70,8 @@ export function openDeleteDialog(
   const onCancel = () => dialog.close("cancel");
   const onSubmit = async (event: SubmitEvent) => {
     event.preventDefault();
-    if (await submit(byId<HTMLInputElement>("delete-password").value, form)) dialog.close("deleted");
+    const withPasskey = event.submitter?.id === "delete-passkey";
+    if (await submit(byId<HTMLInputElement>("delete-password").value, form, withPasskey)) dialog.close("deleted");
   };
   cancel.addEventListener("click", onCancel);
   form.addEventListener("submit", onSubmit);

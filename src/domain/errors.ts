@@ -24,6 +24,7 @@ export const errorCodes = [
   "totp_enabled",
   "key_limit_reached",
   "webhook_limit_reached",
+  "passkey_limit_reached",
   "list_exists",
   "label_exists",
   "precondition_failed",

@@ -5,7 +5,8 @@ import { eraseAccount } from "../control/accounts/erasure";
 import { exportStream } from "../control/accounts/export";
 import type { AppEnv } from "../transport/env";
 import { AccountExport } from "./account-export";
-import { body, GivenPassword, json, session } from "./account-schemas";
+import { body, json, session } from "./account-schemas";
+import { confirmationFields, exactlyOneProof } from "./passkey-schemas";
 import { errorResponses } from "../transport/problem";
 import { publicOrigin } from "../transport/public-origin";
 import { reauthenticate } from "../transport/sign-in";
@@ -13,9 +14,9 @@ import { jsonBody } from "../transport/validation";
 
 /** The account's data as a whole: take it out (GDPR art. 15, 20), erase it (art. 17). Guards: SESSION (access.ts). */
 
-const Erasure = z.strictObject({
-  password: GivenPassword.openapi({ description: "The account's password, asked again." }),
-});
+const Erasure = z
+  .strictObject(confirmationFields("password", "The account's password, asked again (or send `passkey`)."))
+  .superRefine(exactlyOneProof("password"));
 
 export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
@@ -78,7 +79,7 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const account = await reauthenticate(c, c.req.valid("json").password, "password");
+      const account = await reauthenticate(c, c.req.valid("json"), "password");
       const { grantIds } = await eraseAccount(c.var.db, c.env, account.id);
       // The connections' D1 rows are gone, which ends their tokens; their grants leave KV too.
       if (grantIds.length > 0) {

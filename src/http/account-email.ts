@@ -158,7 +158,7 @@ export function registerEmailRoutes(app: OpenAPIHono<AppEnv>) {
       const { email, password } = c.req.valid("json");
       // Said before the password is asked: with mail off the change could never apply.
       if (!mailOn(c.env)) throw new AppError("mail_off", MAIL_OFF);
-      const account = await reauthenticate(c, password, "password");
+      const account = await reauthenticate(c, { password }, "password");
       await requestEmailChange(c.var.db, c.env, account, normalizeEmail(email), originOf(c), deferOf(c));
       return c.body(null, 202);
     },

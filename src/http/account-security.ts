@@ -3,17 +3,20 @@ import * as z from "zod";
 import { changePassword } from "../control/accounts/reauthentication";
 import { endSession, listSessions } from "../control/accounts/sessions";
 import type { AppEnv } from "../transport/env";
-import { body, GivenPassword, json, NewPassword, session, SessionSummary } from "./account-schemas";
+import { body, json, NewPassword, session, SessionSummary } from "./account-schemas";
+import { confirmationFields, exactlyOneProof } from "./passkey-schemas";
 import { errorResponses } from "../transport/problem";
 import { publicOrigin } from "../transport/public-origin";
 import { reauthenticate } from "../transport/sign-in";
 
 /** The account's sessions (see them, end one: a lost laptop) and its password. Guards: SESSION (access.ts). */
 
-const PasswordChange = z.strictObject({
-  currentPassword: GivenPassword,
-  newPassword: NewPassword,
-});
+const PasswordChange = z
+  .strictObject({
+    ...confirmationFields("currentPassword", "The password now (or send `passkey`)."),
+    newPassword: NewPassword,
+  })
+  .superRefine(exactlyOneProof("currentPassword"));
 
 export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
@@ -74,8 +77,8 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      const { currentPassword, newPassword } = c.req.valid("json");
-      const account = await reauthenticate(c, currentPassword, "currentPassword");
+      const { currentPassword, passkey, newPassword } = c.req.valid("json");
+      const account = await reauthenticate(c, { password: currentPassword, passkey }, "currentPassword");
       const { grantIds } = await changePassword(c.var.db, c.env, account, c.var.sessionId, newPassword);
       // D1 has ended the connections; their grants leave KV after the answer (clean-up, as on revocation).
       if (grantIds.length) {

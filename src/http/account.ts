@@ -6,6 +6,7 @@ import { mailOn } from "../control/mail/mailer";
 import { publicOrigin } from "../transport/public-origin";
 import { registerEmailRoutes, registerMailedLinkRoutes } from "./account-email";
 import { registerTotpRoutes } from "./account-totp";
+import { passkeySignInRoutes, registerPasskeyRoutes } from "./account-passkeys";
 import { createApiKey, listApiKeys, revokeApiKey } from "../control/api-keys/service";
 import { AppError } from "../domain/errors";
 import type { AppEnv } from "../transport/env";
@@ -90,7 +91,11 @@ const NewApiKey = z.strictObject({
 /** Each group under its access (access.ts): sign-in is public, the rest needs the session. */
 export function createAccountApp() {
   const app = new OpenAPIHono<AppEnv>();
-  app.route("/", routesFor(SIGN_IN, registerSignInRoutes, registerMailedLinkRoutes));
+  const passkeySignIn = passkeySignInRoutes({
+    schema: SessionResult,
+    present: (env, { token, account }) => ({ token, account: present(env, account) }),
+  });
+  app.route("/", routesFor(SIGN_IN, registerSignInRoutes, registerMailedLinkRoutes, passkeySignIn));
   app.route("/", routesFor(SIGN_OUT, registerSignOutRoute));
   // The tasks page's /account/tasks, /account/lists and /account/labels (and the data section's /account/import): REST's own routes and handlers, for the session
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
@@ -112,6 +117,7 @@ export function createAccountApp() {
       registerEventRoutes,
       registerEmailRoutes,
       registerTotpRoutes,
+      registerPasskeyRoutes,
     ),
   );
   return app;

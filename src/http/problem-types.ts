@@ -19,7 +19,7 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
   },
   invalid_credentials: {
     meaning:
-      "The email and password do not match an account: at sign-in, or when a password is asked again (changing the password, erasing the account).",
+      "The email and password do not match an account: at sign-in, or when a password is asked again (changing the password, erasing the account). For a passkey: the assertion could not be verified (unknown or removed passkey, used or expired challenge, another origin).",
     action:
       "Check both and try again. Attempts count against the sign-in limits (5 a minute per email), so a script should not loop on it.",
   },
@@ -83,6 +83,11 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
   key_limit_reached: {
     meaning: "The account already has 10 active API keys, the most it may have.",
     action: "Revoke a key you no longer use on the account page, then create the new one.",
+  },
+  passkey_limit_reached: {
+    meaning: "The account already has 20 passkeys, the most it may have.",
+    action:
+      "Remove a passkey you no longer use on the account page (`DELETE /account/passkeys/{id}`), then add the new one.",
   },
   list_exists: {
     meaning: "The account already has a list with this name (names are compared ignoring case).",

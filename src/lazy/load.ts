@@ -30,3 +30,6 @@ export const loadMcpSdk = () => import("./mcp.lazy.js");
 
 /** `otpauth` (TOTP), for turning one-time codes on and off and for sign-ins of accounts that use them. */
 export const loadOtp = () => import("./otp.lazy.js");
+
+/** `@simplewebauthn/server` (passkeys), for the passkey routes only (src/control/accounts/passkeys.ts). */
+export const loadWebAuthn = () => import("./webauthn.lazy.js");

@@ -26,6 +26,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   totp_enabled: 409,
   key_limit_reached: 409,
   webhook_limit_reached: 409,
+  passkey_limit_reached: 409,
   list_exists: 409,
   label_exists: 409,
   sync_expired: 410,

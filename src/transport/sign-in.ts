@@ -1,11 +1,14 @@
+import type { AuthenticationResponseJSON } from "@simplewebauthn/server";
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { DEVICE_TOKEN_DAYS } from "../control/accounts/device";
 import { type AccountSecret, accountSecret, confirmPassword } from "../control/accounts/reauthentication";
+import { relyingParty, verifyAssertion } from "../control/accounts/passkeys";
 import { knownDevice, normalizeEmail } from "../control/accounts/service";
 import { sha256Hex } from "../domain/crypto";
 import { isAppError } from "../domain/errors";
 import type { AppEnv } from "./env";
+import { publicOrigin } from "./public-origin";
 import { clientIp, consume, RATE_POLICIES, type RateHeaders } from "./rate-limit";
 
 /**
@@ -46,11 +49,18 @@ export function rememberDevice(c: Context, deviceToken: string) {
 }
 
 /**
- * The password asked again before a password change or erasure. It costs what a sign-in costs: the
- * client IP's and the email's budgets (a stolen session must not become a faster password oracle than
- * /auth/login). The device cookie is scoped to /auth/login, so it never opens a budget here.
+ * "Confirm it's you" before a password change or erasure: the password again, or an assertion of one of the
+ * account's passkeys (its challenge from POST /account/passkeys/confirmation-options). Either costs what a sign-in
+ * costs: the client IP's and the email's budgets, counted before the proof is checked (a stolen session must not
+ * become a faster password oracle than /auth/login). The device cookie is scoped to /auth/login, so it never opens
+ * a budget here.
  */
-export async function reauthenticate(c: Context<AppEnv>, password: string, field: string): Promise<AccountSecret> {
+export interface Confirmation {
+  password?: string;
+  passkey?: AuthenticationResponseJSON;
+}
+
+export async function reauthenticate(c: Context<AppEnv>, proof: Confirmation, field: string): Promise<AccountSecret> {
   const account = await accountSecret(c.var.db, c.var.caller.accountId);
   await consume(c.env, RATE_POLICIES.perIp, `auth:${clientIp(c.req.raw)}`, "sign-in attempts per client IP");
   await consume(
@@ -59,6 +69,9 @@ export async function reauthenticate(c: Context<AppEnv>, password: string, field
     await sha256Hex(normalizeEmail(account.email)),
     "sign-in attempts per email",
   );
-  await confirmPassword(account, password, field);
+  if (proof.passkey) {
+    const rp = relyingParty(publicOrigin(c.env, c.req.url));
+    await verifyAssertion(c.var.db, rp, proof.passkey, "confirm", account.id);
+  } else await confirmPassword(account, proof.password ?? "", field);
   return account;
 }

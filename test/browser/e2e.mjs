@@ -275,7 +275,7 @@ async function main() {
         const form = page.locator("#sign-in-form");
         await form.getByLabel("Email").fill(email);
         await form.getByLabel("Password").fill("wrong-password");
-        await form.getByRole("button", { name: "Sign in" }).click();
+        await form.getByRole("button", { name: "Sign in", exact: true }).click();
         await until(
           async () => (await text(page, "#sign-in-form .form-error")).includes("Email or password is incorrect"),
           "wrong password: no error shown",
@@ -286,7 +286,7 @@ async function main() {
         assert(unexpected.length === 0, `browser console errors: ${unexpected.join(" | ")}`);
         consoleErrors.length = 0;
         await form.getByLabel("Password").fill(password);
-        await form.getByRole("button", { name: "Sign in" }).click();
+        await form.getByRole("button", { name: "Sign in", exact: true }).click();
         await until(async () => (await text(page, "#plan-badge")) === "Max", "signing in again should show Max");
       },
     ],
@@ -452,7 +452,7 @@ async function main() {
         );
         const newPassword = `${password}-renewed`;
         // Keyboard only: fill both fields and press Enter.
-        await page.getByLabel("Current password").focus();
+        await page.locator("#current-password").focus();
         await page.keyboard.type(password);
         await page.getByLabel("New password").focus();
         await page.keyboard.type(newPassword);
@@ -470,7 +470,7 @@ async function main() {
         const form = page.locator("#sign-in-form");
         await form.getByLabel("Email").fill(email);
         await form.getByLabel("Password").fill(newPassword);
-        await form.getByRole("button", { name: "Sign in" }).click();
+        await form.getByRole("button", { name: "Sign in", exact: true }).click();
         await page.locator("#signed-in").waitFor();
         await until(
           () => page.evaluate(() => sessionStorage.getItem("todo.session") !== null),
@@ -516,7 +516,7 @@ async function main() {
         const form = page.locator("#sign-in-form");
         await form.getByLabel("Email").fill(email);
         await form.getByLabel("Password").fill(password);
-        await form.getByRole("button", { name: "Sign in" }).click();
+        await form.getByRole("button", { name: "Sign in", exact: true }).click();
         await until(
           async () => (await text(page, "#sign-in-form .form-error")).includes("Email or password is incorrect"),
           "signing in after deletion did not fail",

@@ -165,6 +165,8 @@ describe("route guards", () => {
       "GET /references/REFERENCE.md",
       "POST /_bench/d1",
       "POST /auth/login",
+      "POST /auth/passkey",
+      "POST /auth/passkey/options",
       "POST /auth/password-reset",
       "POST /auth/password-reset/confirm",
       "POST /auth/signup",

@@ -148,9 +148,18 @@ export async function logIn(
   const row = await verifyCredentials(db, input);
   // The second factor, when the account has one, before any session exists (totp.ts).
   await checkSecondFactor(db, { id: row.id, email: normalizeEmail(input.email) }, input.code);
-  const session = await newSession(db, row.id, client.userAgent);
+  return startSession(db, row, client);
+}
+
+/** The session of a sign-in whose credentials were judged: the password's (logIn) or a passkey's (passkeys.ts). */
+export async function startSession(db: Db, signer: DeviceSigner, client: ClientInfo = {}): Promise<SignedIn> {
+  const session = await newSession(db, signer.id, client.userAgent);
   await session.insert;
-  return { token: session.token, account: (await getAccount(db, row.id))!, deviceToken: await issueDeviceToken(row) };
+  return {
+    token: session.token,
+    account: (await getAccount(db, signer.id))!,
+    deviceToken: await issueDeviceToken(signer),
+  };
 }
 
 /** The nonce of a live device token that this email's account issued; undefined for any other. */
