@@ -21,6 +21,7 @@ import { registerTaskRoutes } from "./v1/tasks";
 import { registerListRoutes } from "./v1/lists";
 import { registerLabelRoutes } from "./v1/labels";
 import { registerEventRoutes } from "./account-events";
+import { registerNotificationRoutes } from "./account-notifications";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -108,6 +109,7 @@ export function createAccountApp() {
       registerEventRoutes,
       registerEmailRoutes,
       registerTotpRoutes,
+      registerNotificationRoutes,
     ),
   );
   return app;
