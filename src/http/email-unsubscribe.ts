@@ -19,7 +19,7 @@ const Query = z.object({
 const html = { content: { "text/html": { schema: z.string() } } };
 
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body style="font-family:sans-serif;line-height:1.5;max-width:36rem;margin:2rem auto;padding:0 1rem"><main><h1>${title}</h1>${body}</main></body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title></head><body><main><h1>${title}</h1>${body}</main></body></html>`;
 
 export function registerUnsubscribeRoutes(app: OpenAPIHono<AppEnv>) {
   app.use("/email/unsubscribe", noStore);

@@ -57,7 +57,13 @@ export async function setNotifications(
     digestTime,
     unsubscribeUrl: await unsubscribeUrl(env.CREDENTIAL_SECRET, origin, accountId),
   });
-  return getNotifications(db, env, accountId);
+  const notifications: Notifications = {
+    emailReminders: input.emailReminders,
+    dailyDigest: { enabled: digestTime !== null, time: digestTime },
+  };
+  // Reaching here, whatever was turned on could be: mail is on and the address verified.
+  const unavailable: MailUnavailable = !mailOn(env) ? "mail_off" : account.emailVerified ? null : "email_unverified";
+  return { ...notifications, unavailable };
 }
 
 export const INVALID_UNSUBSCRIBE =
