@@ -207,6 +207,21 @@ describe("the daily digest", () => {
       await accountSql<{ next: number }>(user.accountId, "SELECT digest_next_at AS next FROM mail_settings")
     )[0]!;
     expect(after).toBe(next + 86_400_000);
+
+    // A new time zone moves it to 07:30 there.
+    expect(
+      (await call("/account", { method: "PATCH", token: user.session, body: { timeZone: "America/New_York" } })).status,
+    ).toBe(200);
+    const { next: moved } = (
+      await accountSql<{ next: number }>(user.accountId, "SELECT digest_next_at AS next FROM mail_settings")
+    )[0]!;
+    const local = new Intl.DateTimeFormat("en-GB", {
+      timeZone: "America/New_York",
+      hour: "2-digit",
+      minute: "2-digit",
+    });
+    expect(local.format(moved)).toBe("07:30");
+    expect(moved).toBeGreaterThan(Date.now());
   });
 });
 
