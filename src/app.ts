@@ -9,6 +9,7 @@ import { createBillingWebhookApp } from "./http/billing";
 import { createBenchApp } from "./http/bench";
 import { createEntryPointsApp } from "./http/entry-points";
 import { registerFeedRoutes } from "./http/feeds";
+import { registerUnsubscribeRoutes } from "./http/email-unsubscribe";
 import { problemResponse } from "./transport/problem";
 import { registerProblemPages } from "./http/problems";
 import { securityHeaders } from "./http/security-headers";
@@ -37,6 +38,8 @@ export function createApp() {
   app.route("/", routesFor(PUBLIC, registerProblemPages));
   // The calendar feed: its secret token is its credential (http/feeds.ts).
   app.route("/", routesFor(PUBLIC, registerFeedRoutes));
+  // The "stop these emails" link: its signed token is its credential (http/email-unsubscribe.ts).
+  app.route("/", routesFor(PUBLIC, registerUnsubscribeRoutes));
   // The OAuth authorize page signs in and asks consent: public by nature, with its own same-origin
   // checks and the sign-in limits inside (src/oauth/authorize.ts). The provider's other endpoints are
   // served before Hono (src/index.ts).

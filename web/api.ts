@@ -64,6 +64,14 @@ export interface Delivery {
   at: string;
 }
 
+/** Reminders by email (GET/PUT /account/notifications). */
+export interface Notifications {
+  emailReminders: boolean;
+  dailyDigest: { enabled: boolean; time: string | null };
+  unavailable: "mail_off" | "email_unverified" | null;
+}
+export type NotificationsInput = { emailReminders: boolean; dailyDigest?: { enabled: boolean; time?: string } };
+
 export interface PageWebhook {
   id: string;
   url: string;
@@ -222,6 +230,9 @@ export const api = {
   checkout: (token: string) => call<{ url: string }>("/account/billing/checkout", { method: "POST", body: {}, token }),
   billingPortal: (token: string) =>
     call<{ url: string }>("/account/billing/portal", { method: "POST", body: {}, token }),
+  getNotifications: (token: string) => call<Notifications>("/account/notifications", { token }),
+  setNotifications: (token: string, body: NotificationsInput) =>
+    call<Notifications>("/account/notifications", { method: "PUT", body, token }),
   getFeed: (token: string) => call<{ enabled: boolean; createdAt?: string }>("/account/feed", { token }),
   rotateFeed: (token: string) =>
     call<{ url: string; webcalUrl: string }>("/account/feed", { method: "POST", body: {}, token }),

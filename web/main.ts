@@ -4,6 +4,7 @@ import { renderConnection, wireCopyButtons } from "./connection";
 import { refreshBilling, wireBilling } from "./billing";
 import { refreshConnections } from "./connections";
 import { refreshFeed, wireFeed } from "./events";
+import { refreshNotifications, wireNotifications } from "./notifications";
 import { refreshWebhooks, wireWebhooks } from "./webhooks";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
@@ -131,6 +132,7 @@ async function enter(account: Account, focus: boolean): Promise<void> {
     refreshPasskeys(handleError),
     refreshBilling(account, (error) => handleError(error)),
     refreshFeed((error) => handleError(error)),
+    refreshNotifications((error) => handleError(error)),
     refreshWebhooks(account.membership.active, (error) => handleError(error)),
   ]);
   // SKILL.md links people to /#ai-connection, max_required and Stripe to /#billing; both exist only once signed in.
@@ -267,6 +269,7 @@ async function start(): Promise<void> {
   wireCreateKey();
   wireSignOut();
   wireFeed((error) => handleError(error));
+  wireNotifications((error) => handleError(error));
   wireWebhooks((error) => handleError(error));
   wireAccountControl(control);
   wireBilling((error) => handleError(error));

@@ -14,8 +14,8 @@ export const MAC_LENGTH = 22;
 const MAC_BYTES = 16;
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** What a MAC is over: a label per kind, so a feed token's MAC never passes as a key's. */
-export type MacKind = "key" | "feed";
+/** What a MAC is over: a label per kind, so a feed token's MAC never passes as a key's (nor an unsubscribe link's). */
+export type MacKind = "key" | "feed" | "unsubscribe";
 
 let cached: { secret: string; key: Promise<CryptoKey> } | undefined;
 

@@ -48,7 +48,7 @@ export function registerMailedLinkRoutes(app: OpenAPIHono<AppEnv>) {
       },
     }),
     async (c) => {
-      await verifyEmail(c.var.db, c.req.valid("json").token);
+      await verifyEmail(c.var.db, c.env, c.req.valid("json").token);
       return c.body(null, 204);
     },
   );

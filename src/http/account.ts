@@ -23,6 +23,7 @@ import { registerTaskRoutes } from "./v1/tasks";
 import { registerListRoutes } from "./v1/lists";
 import { registerLabelRoutes } from "./v1/labels";
 import { registerEventRoutes } from "./account-events";
+import { registerNotificationRoutes } from "./account-notifications";
 
 /** Routes for the account page. They take session tokens, never API keys. */
 
@@ -118,6 +119,7 @@ export function createAccountApp() {
       registerEmailRoutes,
       registerTotpRoutes,
       registerPasskeyRoutes,
+      registerNotificationRoutes,
     ),
   );
   return app;

@@ -12,6 +12,9 @@ import { AppError } from "../domain/errors";
 import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
+import { mailOn } from "../domain/mail/mailer";
+import { queueMail, sendDueMail } from "./mail/outbox";
+import { readMailSettings } from "./mail/settings";
 import { exportLabels, exportLists, exportTaskPage } from "./export";
 import { listWebhooks } from "./webhooks/service";
 import { migrateInOrder } from "./migrate";
@@ -142,6 +145,7 @@ export class AccountObject extends DurableObject<Env> {
     try {
       if (this.accountMissing()) return ACCOUNT_MISSING;
       this.ctx.storage.transactionSync(() => applyChange(this.db, change));
+      await this.schedule(); // a digest's time may have moved
       return { ok: true, value: null };
     } catch (e) {
       return failure(e);
@@ -151,6 +155,12 @@ export class AccountObject extends DurableObject<Env> {
   /** The bench's object floor (GET /_bench/object, src/http/bench.ts): a call that does nothing, the hop alone. */
   ping(): number {
     return 1;
+  }
+
+  /** Reminders by email: the account's choice (GET /account/notifications); null before any was made. */
+  async mailSettings() {
+    if (this.accountMissing()) return ACCOUNT_MISSING;
+    return { ok: true as const, value: readMailSettings(this.db) ?? null };
   }
 
   /** When each key and connection was last used: the account page shows it beside D1's list. */
@@ -233,7 +243,9 @@ export class AccountObject extends DurableObject<Env> {
       const fired = fireReminders(this.db, now);
       // Events are a Max feature: a lapsed account's reminders pass without one.
       if (row.maxActive) enqueue(this.db, fired, now);
+      queueMail(this.db, fired, now, Boolean(row.maxActive) && mailOn(this.env));
     });
+    await sendDueMail(this.ctx.storage, this.db, this.env, mailOn(this.env), now);
     // Not awaited: each attempt records itself and sets the alarm when it ends (delivery.ts), so a hung
     // receiver keeps no other webhook waiting. waitUntil keeps the object up while they are out.
     for (const sending of deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now, () => this.schedule())) {

@@ -2,6 +2,13 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { nowSql } from "../domain/clock";
 import type { AccountDb } from "./context";
 import { account, apiKeys, connections } from "./schema";
+import {
+  applyEmailChange,
+  applyMailSettings,
+  type MailSettingsChange,
+  rescheduleDigest,
+  stopMail,
+} from "./mail/settings";
 
 /** A change the control plane (D1) makes to what task requests judge; applied on the next request. */
 export type AccountChange =
@@ -11,7 +18,10 @@ export type AccountChange =
   | { kind: "keyRevoked"; id: string }
   | { kind: "connectionCreated"; id: string; replaces: string[] }
   | { kind: "connectionsRevoked"; ids: string[] }
-  | { kind: "connectionGeneration"; id: string; generation: number };
+  | { kind: "connectionGeneration"; id: string; generation: number }
+  | MailSettingsChange
+  | { kind: "email"; email: string }
+  | { kind: "stopMail" };
 
 /** Writes a control-plane change into the object, inside the transaction of `AccountObject.change`. */
 export function applyChange(db: AccountDb, change: AccountChange): void {
@@ -21,6 +31,16 @@ export function applyChange(db: AccountDb, change: AccountChange): void {
       return;
     case "timeZone":
       db.update(account).set({ timeZone: change.timeZone }).run();
+      rescheduleDigest(db, change.timeZone);
+      return;
+    case "mailSettings":
+      applyMailSettings(db, change);
+      return;
+    case "email":
+      applyEmailChange(db, change.email);
+      return;
+    case "stopMail":
+      stopMail(db);
       return;
     case "keyCreated":
       db.insert(apiKeys)

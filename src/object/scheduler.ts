@@ -3,13 +3,15 @@ import type { AccountDb } from "./context";
 import { nextPurgeAt } from "./retention";
 import { nextReminderAt } from "./tasks/reminders";
 import { webhookOutbox } from "./schema";
+import { nextMailAt } from "./mail/outbox";
 
 /**
  * The object has one alarm, set only when it has work at a known time (the Rules of Durable Objects: an
  * object with nothing to do stays asleep). Its jobs (account-object.ts `alarm`), each with its next due time:
  * - retention: the oldest tombstone's 90 days, the first idempotency record's expiry (retention.ts);
  * - reminders: the earliest waiting reminder (tasks/reminders.ts);
- * - deliveries: the earliest due delivery attempt (delivery.ts).
+ * - deliveries: the earliest due delivery attempt (delivery.ts);
+ * - mail: the earliest queued reminder mail, or the daily digest (mail/outbox.ts).
  * The alarm is set to the earliest after every alarm and every call that may have added work; an
  * object with none of them has no alarm.
  */
@@ -21,6 +23,6 @@ export function nextAlarmAt(db: AccountDb): number | null {
       .select({ at: min(webhookOutbox.dueAt) })
       .from(webhookOutbox)
       .get()?.at ?? null;
-  const due = [delivery, nextReminderAt(db), nextPurgeAt(db)].filter((at): at is number => at !== null);
+  const due = [delivery, nextReminderAt(db), nextPurgeAt(db), nextMailAt(db)].filter((at): at is number => at !== null);
   return due.length ? Math.min(...due) : null;
 }

@@ -242,3 +242,5 @@ export const jobs = sqliteTable("jobs", {
   name: text("name").primaryKey(),
   dueAt: integer("due_at").notNull(),
 });
+
+export { mailOutbox, mailSettings } from "./mail-schema";

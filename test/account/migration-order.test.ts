@@ -21,6 +21,7 @@ const SHIPPED: [tag: string, when: number][] = [
   ["0004_webhook_secret_rotation", 1795771754014],
   ["0005_labels", 1795771416410],
   ["0006_subtasks_priority_position", 1795771727664],
+  ["0007_email_reminders", 1795775772682],
 ];
 
 type Migrations = typeof migrations;

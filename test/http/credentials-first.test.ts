@@ -213,6 +213,8 @@ describe("body checks on every write route", () => {
       "POST /oauth/authorize": 400,
       // Stripe's webhook: public, its proof is the signature over the raw body; missing, it is 400 (docs/billing.md).
       "POST /billing/stripe/webhook": 400,
+      // The "stop these emails" link: public, its signed token is its credential; missing, it is 400.
+      "POST /email/unsubscribe": 400,
     };
     expect(paths.size).toBeGreaterThanOrEqual(7);
     for (const route of paths) {

@@ -158,6 +158,7 @@ describe("route guards", () => {
       "GET /api/v1/calendars/:id",
       "GET /api/v1/docs",
       "GET /api/v1/openapi.json",
+      "GET /email/unsubscribe",
       "GET /feeds/:file",
       "GET /llms.txt",
       "GET /oauth/authorize",
@@ -172,6 +173,7 @@ describe("route guards", () => {
       "POST /auth/signup",
       "POST /auth/verify",
       "POST /billing/stripe/webhook",
+      "POST /email/unsubscribe",
       "POST /oauth/authorize",
     ]);
   });

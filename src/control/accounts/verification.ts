@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
+import { changeAccount } from "../account-client";
 import { accounts, nowSql } from "../schema";
 import { mailOn, sendMail } from "../mail/mailer";
 import { emailChangeMail, emailChangeNotice, verificationMail } from "../mail/messages";
@@ -61,7 +62,7 @@ export async function resendVerification(db: Db, env: Env, accountId: string, or
  * Uses a mailed link: a sign-up's proves the account's address; a change's makes its address the account's,
  * proven. Either fails (400) once the account's address is no longer the one the link was for.
  */
-export async function verifyEmail(db: Db, token: string): Promise<void> {
+export async function verifyEmail(db: Db, env: Env, token: string): Promise<void> {
   const link = await useEmailToken(db, token, ["verify", "email_change"]);
   if (link.purpose === "verify") {
     const done = await db
@@ -87,6 +88,8 @@ export async function verifyEmail(db: Db, token: string): Promise<void> {
     }
     throw e;
   }
+  // The account's object mails reminders to its own copy of the address (object/mail/settings.ts).
+  await changeAccount(env, link.accountId, { kind: "email", email: link.address });
 }
 
 /** A change of address: a link to the new address, a notice to the old; nothing changes until the link is used. */

@@ -6,6 +6,7 @@ import m0003 from "./0003_connection_generation.sql";
 import m0004 from "./0004_webhook_secret_rotation.sql";
 import m0005 from "./0005_labels.sql";
 import m0006 from "./0006_subtasks_priority_position.sql";
+import m0007 from "./0007_email_reminders.sql";
 
 export default {
   journal,
@@ -17,5 +18,6 @@ export default {
     m0004,
     m0005,
     m0006,
+    m0007,
   },
 };
