@@ -147,3 +147,36 @@ describe("control characters in the feed", () => {
     expect(event.startDate.toJSDate().toISOString()).toBe("2027-03-22T17:00:00.000Z");
   });
 });
+
+describe("priority, labels and subtasks in the feed (issue 34)", () => {
+  it("writes PRIORITY, CATEGORIES and RELATED-TO as ical.js reads them, over the real feed", async () => {
+    const user = await maxUser("feed-fields");
+    const parent = await createTask(user.key, {
+      title: "Launch",
+      due: "2026-12-10",
+      priority: 4,
+      labels: ["work", "big, bold"],
+    });
+    await createTask(user.key, { title: "Draft post", due: "2026-12-08", parentId: parent.id, priority: 2 });
+    await createTask(user.key, { title: "Plain", due: "2026-12-09" });
+    const made = await json(await call("/account/feed", { token: user.session, body: {} }));
+    const text = await (await call(new URL(made.url).pathname)).text();
+    const events = parse(text)
+      .getAllSubcomponents("vevent")
+      .map((e) => ({
+        summary: e.getFirstPropertyValue("summary"),
+        priority: e.getFirstPropertyValue("priority"),
+        categories: e.getFirstProperty("categories")?.getValues() ?? [],
+        related: e.getFirstProperty("related-to"),
+        uid: e.getFirstPropertyValue("uid"),
+      }));
+    const by = Object.fromEntries(events.map((e) => [e.summary, e]));
+    expect(by.Launch).toMatchObject({ priority: 1, categories: ["work", "big, bold"] });
+    expect(by.Launch!.related).toBeNull();
+    expect(by["Draft post"]).toMatchObject({ priority: 5, categories: [] });
+    expect(by["Draft post"]!.related!.getFirstValue()).toBe(by.Launch!.uid);
+    expect(by["Draft post"]!.related!.getParameter("reltype")).toBe("PARENT");
+    // Priority 1 is "none": no PRIORITY at all, rather than iCalendar's lowest.
+    expect(by.Plain).toMatchObject({ priority: null, categories: [] });
+  });
+});

@@ -11,7 +11,10 @@ import { floatingDate, floatingMidnight, fromFloating, toFloating } from "../tas
  *   own next occurrence does (domain/tasks/recurrence.ts). A task has no length: a timed event lasts
  *   DURATION:PT30M, enough to show in a day view, and is TRANSPARENT, so it never marks the
  *   subscriber busy. DURATION, not DTEND, because it needs no zone and recurs with the rule;
- * - the task's reminder is a DISPLAY alarm relative to the start, so it recurs with the RRULE.
+ * - the task's reminder is a DISPLAY alarm relative to the start, so it recurs with the RRULE;
+ * - its priority is PRIORITY (RFC 5545: 1 highest … 9 lowest, 0 or none undefined): urgent (4) is 1, high (3) is
+ *   3, low (2) is 5, and "none" (1) writes none; its labels are CATEGORIES; a subtask names its parent's UID in
+ *   RELATED-TO (RELTYPE=PARENT, the default), whether or not the parent has a date of its own.
  */
 
 /** How long a timed task's event lasts in a calendar (a task has no end of its own). */
@@ -29,7 +32,15 @@ export interface FeedTask {
   reminder?: string;
   repeat?: string;
   notes?: string;
+  priority?: number;
+  labels?: string[];
+  parentId?: string;
 }
+
+/** The service's priority (4 urgent … 1 none) as iCalendar's (1 highest … 9 lowest; none left out). */
+const ICAL_PRIORITY: Record<number, number> = { 4: 1, 3: 3, 2: 5 };
+
+const uidOf = (taskId: string) => `${taskId}@tasks.todo-calendar`;
 
 type DatedTask = FeedTask & { due: string };
 
@@ -70,7 +81,7 @@ function taskLines(task: DatedTask, timeZone: string): string[] {
   const start = allDay ? fromFloating(floatingMidnight(task.due), timeZone) : Date.parse(task.due);
   const lines = [
     "BEGIN:VEVENT",
-    `UID:${task.id}@tasks.todo-calendar`,
+    `UID:${uidOf(task.id)}`,
     `DTSTAMP:${utcBasic(Date.parse(task.updatedAt))}`,
     ...(allDay
       ? [`DTSTART;VALUE=DATE:${basicDate(task.due)}`, `DTEND;VALUE=DATE:${basicDate(nextDay(task.due))}`]
@@ -82,6 +93,9 @@ function taskLines(task: DatedTask, timeZone: string): string[] {
     `SUMMARY:${escapeText(task.title)}`,
     ...(task.notes ? [`DESCRIPTION:${escapeText(task.notes)}`] : []),
     ...(task.repeat ? [`RRULE:${ruleFor(task.repeat, allDay, timeZone)}`] : []),
+    ...(task.priority && ICAL_PRIORITY[task.priority] ? [`PRIORITY:${ICAL_PRIORITY[task.priority]}`] : []),
+    ...(task.labels?.length ? [`CATEGORIES:${task.labels.map(escapeText).join(",")}`] : []),
+    ...(task.parentId ? [`RELATED-TO;RELTYPE=PARENT:${uidOf(task.parentId)}`] : []),
     "CLASS:PRIVATE",
   ];
   if (task.reminder) {
