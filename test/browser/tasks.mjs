@@ -4,7 +4,8 @@
 // task completed on the page is completed over REST; issue 34's flow (quick add with a date, a list, a label
 // and a priority; a new list only when confirmed; 3 subtasks; drag and Alt+arrows; the label filter;
 // completing the parent); axe-core (WCAG 2.1 AA) in light and dark, 390 and 1280 px. Run: npm run
-// test:browser. Screenshots: artifacts/browser/tasks-*.png (not committed), or SHOTS_DIR=<dir>.
+// test:browser. Issue 35: Undo takes focus and holds the delete while focused or hovered; the page defects of item
+// 15. Screenshots: artifacts/browser/tasks-*.png (not committed), or SHOTS_DIR=<dir>.
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
