@@ -62,13 +62,13 @@ export function TaskFields({ idPrefix: p, draft, lists, problems, change, withNo
         <input id=${`${p}-reminder-time`} type="time" value=${draft.reminderTime} onInput=${text("reminderTime")}
           aria-describedby=${draft.reminderDate && !draft.reminderTime ? `${p}-reminder-hint` : undefined} />
       </div>
+      <button type="button" class="button button--secondary button--small"
+        onClick=${() => change({ reminderDate: "", reminderTime: "" })}>Clear reminder</button>
       ${
         draft.reminderDate &&
         !draft.reminderTime &&
         html`<p id=${`${p}-reminder-hint`} class="hint field-pair__note">Without a time, the reminder comes at ${describeTime(REMINDER_TIME)}.</p>`
       }
-      <button type="button" class="button button--secondary button--small"
-        onClick=${() => change({ reminderDate: "", reminderTime: "" })}>Clear reminder</button>
       ${errorOf(`${p}-reminder-error`, problems.reminder)}
     </fieldset>
     <div class="field">
