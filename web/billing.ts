@@ -22,7 +22,31 @@ export async function refreshBilling(account: Account, onError: OnError): Promis
   byId("contact").hidden = status.enabled;
   byId("upgrade").hidden = !status.enabled || account.membership.active;
   byId("manage").hidden = !status.enabled || !status.customer;
+  renderPlan(status, account);
   renderNote(status, account.membership.active);
+}
+
+/**
+ * What a Max account pays and until when: a subscriber's period (and Manage billing beside it), an
+ * operator's grant with its end. Without it a Max account saw no billing at all.
+ */
+function renderPlan(status: BillingStatus, account: Account): void {
+  const plan = byId("billing-plan");
+  const { active, expiresAt } = account.membership;
+  const end = (prefix: string) =>
+    expiresAt ? [prefix, timeElement(expiresAt, formatDate), "."] : [" It has no end date."];
+  const parts: (string | Node)[] = !active
+    ? []
+    : status.customer && status.subscription
+      ? [
+          "Billing: Max through your Stripe subscription.",
+          ...(status.subscription.currentPeriodEnd && !status.subscription.cancelAt
+            ? [" It renews on ", timeElement(status.subscription.currentPeriodEnd, formatDate), "."]
+            : []),
+        ]
+      : ["Billing: Max granted by the service operator, with nothing to pay.", ...end(" It ends on ")];
+  plan.replaceChildren(...parts);
+  plan.hidden = parts.length === 0;
 }
 
 function renderNote(status: BillingStatus, active: boolean): void {

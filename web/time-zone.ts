@@ -2,6 +2,7 @@ import { type Account, api } from "./api";
 import { announce, busy, byId } from "./dom";
 import { clearErrors } from "./forms";
 import { session } from "./session";
+import { zoneName } from "./zone-name";
 
 /** The account's time zone, in which repeating tasks advance: a list of zones, and the browser's offered. */
 
@@ -22,13 +23,13 @@ function zones(current: string): string[] {
 
 export function renderTimeZone(account: Account): void {
   const select = byId<HTMLSelectElement>("time-zone");
-  select.replaceChildren(...zones(account.timeZone).map((zone) => new Option(zone.replaceAll("_", " "), zone)));
+  select.replaceChildren(...zones(account.timeZone).map((zone) => new Option(zoneName(zone), zone)));
   select.value = account.timeZone;
   const offer = browserZone();
   const suggest = byId("time-zone-suggest");
   suggest.hidden = !offer || offer === account.timeZone;
   if (offer) {
-    byId("browser-zone").textContent = offer;
+    byId("browser-zone").textContent = zoneName(offer);
     byId("use-browser-zone").dataset.zone = offer;
   }
   byId("time-zone-status").hidden = true;
@@ -45,7 +46,7 @@ async function save(deps: TimeZoneDeps, timeZone: string): Promise<void> {
       deps.updated(account);
       renderTimeZone(account);
       const status = byId("time-zone-status");
-      status.textContent = `Time zone saved: ${account.timeZone}. Repeating tasks advance in it from now on.`;
+      status.textContent = `Time zone saved: ${zoneName(account.timeZone)}. Repeating tasks advance in it from now on.`;
       status.hidden = false;
       announce(status.textContent);
     });

@@ -135,6 +135,15 @@ async function main() {
         await page.reload();
         await until(async () => (await text(page, "#plan-badge")) === "Max", "plan badge should say Max after reload");
         assert((await text(page, "#plan-detail")).startsWith("Active until"), "the end date of Max is not shown");
+        // Issue 35 item 15: a Max account sees its billing; an operator's grant says so, with its end.
+        await page.locator("#billing-plan").waitFor();
+        const billing = await text(page, "#billing-plan");
+        assert(/granted by the service operator.*It ends on \w/.test(billing), `billing: ${billing}`);
+        // And /favicon.ico is a real icon, for whatever asks for it by convention.
+        const icon = await fetch(`${base}/favicon.ico`);
+        const bytes = Buffer.from(await icon.arrayBuffer());
+        assert(icon.status === 200 && /icon/.test(icon.headers.get("content-type")), `favicon: ${icon.status}`);
+        assert(bytes.readUInt32LE(0) === 0x10000 && bytes.includes(Buffer.from("\x89PNG", "latin1")), "not an ICO");
         assert(!(await visible(page, "#max-needed")), "the 'needs Max' notice should be gone");
         // Keyboard: the first stops are the skip link, the home link, Your tasks, Sign out, the time zone, then the AI
         // connection section.

@@ -4,7 +4,8 @@
 // task completed on the page is completed over REST; issue 34's flow (quick add with a date, a list, a label
 // and a priority; a new list only when confirmed; 3 subtasks; drag and Alt+arrows; the label filter;
 // completing the parent); axe-core (WCAG 2.1 AA) in light and dark, 390 and 1280 px. Run: npm run
-// test:browser. Screenshots: artifacts/browser/tasks-*.png (not committed), or SHOTS_DIR=<dir>.
+// test:browser. Issue 35: Undo takes focus and holds the delete while focused or hovered; the page defects of item
+// 15. Screenshots: artifacts/browser/tasks-*.png (not committed), or SHOTS_DIR=<dir>.
 import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -228,7 +229,28 @@ async function main() {
         // Delete, undo, delete again.
         await nav("All").click();
         await editButton("Buy oat milk and bread").click();
+        // Issue 35 item 14: focus moves to Undo, and the 8 s window waits while focus is there.
+        const focusedName = () =>
+          page.evaluate(() => {
+            const el = document.activeElement;
+            return (el?.getAttribute("aria-label") ?? el?.textContent ?? "").trim();
+          });
         await dialog().getByRole("button", { name: "Delete" }).click();
+        await until(async () => (await focusedName()) === "Undo", "focus did not move to Undo");
+        await shot("02c-undo-focused", { fullPage: false });
+        await sleep(9000);
+        assert((await focusedName()) === "Undo", "the message left while it had focus");
+        assert((await rest(`/tasks/${edited.id}`)).status === 200, "deleted while the message had focus");
+        await page.keyboard.press("Enter");
+        await editButton("Buy oat milk and bread").waitFor();
+        assert((await focusedName()) === "Edit: Buy oat milk and bread", "focus did not return to the task");
+        // The pointer holds it too: focus elsewhere, the pointer on the message, past 8 s, then Undo by mouse.
+        await editButton("Buy oat milk and bread").click();
+        await dialog().getByRole("button", { name: "Delete" }).click();
+        await until(async () => (await focusedName()) === "Undo", "focus did not move to Undo");
+        await page.locator(".toast__text").hover();
+        await page.evaluate(() => document.getElementById("view-title").focus());
+        await sleep(9000);
         await page.getByRole("button", { name: "Undo" }).click();
         await editButton("Buy oat milk and bread").waitFor();
         await sleep(9000);
@@ -236,6 +258,10 @@ async function main() {
         await editButton("Buy oat milk and bread").click();
         await dialog().getByRole("button", { name: "Delete" }).click();
         await editButton("Buy oat milk and bread").waitFor({ state: "detached" });
+        // Escape dismisses the message (focus back on the heading); the delete then goes ahead.
+        await until(async () => (await focusedName()) === "Undo", "focus did not move to Undo");
+        await page.keyboard.press("Escape");
+        await until(async () => (await page.evaluate(() => document.activeElement?.id)) === "view-title", "focus lost");
         await until(
           async () => (await rest(`/tasks/${edited.id}`)).status === 404,
           "not deleted over REST",
@@ -268,6 +294,8 @@ async function main() {
     [
       "by keyboard alone: adds, edits, completes, reopens and deletes",
       async () => {
+        // The pointer away from where messages appear: a hovered message holds its clock.
+        await page.mouse.move(0, 0);
         await page.evaluate(() => document.activeElement?.blur());
         await tabTo("New task");
         await page.keyboard.type("Call the bank");
@@ -300,6 +328,10 @@ async function main() {
         await tabTo("Delete");
         await page.keyboard.press("Enter");
         await editButton(title).waitFor({ state: "detached" });
+        // Focus is on Undo, which holds the window: Tab moves on, and the window runs again.
+        await until(async () => (await page.evaluate(() => document.activeElement?.textContent)) === "Undo", "no Undo");
+        await page.keyboard.press("Tab");
+        await page.keyboard.press("Tab");
         const id = (await restTask(title)).id;
         await until(async () => (await rest(`/tasks/${id}`)).status === 404, "keyboard delete not sent", 15_000, 500);
       },
@@ -376,8 +408,10 @@ async function main() {
         const preview = page.locator("#quick-preview");
         await preview.filter({ hasText: "List: Work" }).waitFor();
         const shown = await preview.textContent();
-        for (const part of ["Call Bob", "Due: Tomorrow 15:00", "Labels: phone", "Priority: P1 · urgent", "Repeat:"])
+        // en-US writes 12-hour times (issue 35 item 15: the browser's locale, as the dialog's time fields do).
+        for (const part of ["Call Bob", "Labels: phone", "Priority: P1 · urgent", "Repeat: Every Monday"])
           assert(shown.includes(part), `the preview lacks "${part}": ${shown}`);
+        assert(/Due: Tomorrow 3:00\sPM/.test(shown), `the preview lacks "Due: Tomorrow 3:00 PM": ${shown}`);
         await axe("quick-add preview");
         await shot("07a-quick-add-preview", { fullPage: false });
         await page.getByRole("button", { name: "Add", exact: true }).click();
@@ -482,6 +516,136 @@ async function main() {
           10_000,
           500,
         );
+      },
+    ],
+    [
+      "issue 35 item 15: where an added task went, Options stay open, the reminder's 09:00, one message for a long title, search leaves All, the locale's times, rules in words, the focus ring",
+      async () => {
+        await page.mouse.move(0, 0);
+        await nav("Today").click();
+        await heading().filter({ hasText: "Today" }).waitFor();
+        const field = page.getByLabel("New task", { exact: true });
+        await field.fill("Renew passport");
+        await page.getByRole("button", { name: "Options" }).click();
+        await page.locator("#add-due-date").fill("2031-05-06");
+        // A reminder date alone: the form says when it comes.
+        await page.locator("#add-reminder-date").fill("2031-05-05");
+        const reminderHint = page.locator("#add-reminder-hint");
+        assert(/at 9:00\sAM\.$/.test(await reminderHint.textContent()), "the form does not say the reminder's time");
+        assert(
+          (await page.locator("#add-reminder-time").getAttribute("aria-describedby")) === "add-reminder-hint",
+          "the reminder time field is not described by the note",
+        );
+        await axe("reminder without a time");
+        await shot("08a-reminder-note", { fullPage: false });
+        await page.locator("#add-reminder-time").fill("08:15");
+        assert((await reminderHint.count()) === 0, "the note stays with a time set");
+        await page.locator("#add-reminder-time").fill("");
+        await page.getByRole("button", { name: "Add", exact: true }).click();
+        const toastText = page.locator(".toast__text");
+        await toastText.filter({ hasText: "Added “Renew passport” to Upcoming: it is not in this view." }).waitFor();
+        const passport = await restTask("Renew passport");
+        assert(Date.parse(passport.reminder) === Date.parse("2031-05-05T07:00:00Z"), `reminder: ${passport.reminder}`);
+        assert(
+          (await page.getByRole("button", { name: "Hide options" }).getAttribute("aria-expanded")) === "true" &&
+            (await page.locator("#add-due-date").isVisible()),
+          "the Options panel closed after the add",
+        );
+        await shot("08b-added-elsewhere", { fullPage: false });
+        await page.getByRole("button", { name: "Show Upcoming" }).click();
+        await heading().filter({ hasText: "Upcoming" }).waitFor();
+        await checkbox("Renew passport").waitFor();
+
+        // 501 characters: one message, at the field.
+        await field.fill("x".repeat(501));
+        await page.getByRole("button", { name: "Add", exact: true }).click();
+        await page.locator(".add-form .field-error").waitFor();
+        allowConsole(400);
+        const messages = await page.locator(".add-form .field-error, .add-form .alert").allTextContents();
+        assert(messages.length === 1 && !messages[0].includes("Invalid body"), `messages: ${messages.join(" | ")}`);
+        assert((await page.evaluate(() => document.activeElement?.id)) === "new-task", "focus not on the title");
+        await shot("08c-long-title", { fullPage: false });
+        await field.fill("");
+
+        // Search: no view is the current page.
+        await page.getByLabel("Search tasks").fill("passport");
+        await heading().filter({ hasText: "Search: “passport”" }).waitFor();
+        const current = page.getByRole("navigation", { name: "Views and lists" }).locator("[aria-current=page]");
+        assert((await current.count()) === 0, `search marks ${await current.allTextContents()} as current`);
+        await shot("08d-search-nav", { fullPage: false });
+        await page.getByLabel("Search tasks").press("Escape");
+        await heading().filter({ hasText: "Upcoming" }).waitFor();
+        assert((await nav("Upcoming").getAttribute("aria-current")) === "page", "Upcoming not current again");
+
+        // Times in the browser's locale, a custom rule in words in the row and the dialog.
+        await rest("/tasks", {
+          method: "POST",
+          body: { title: "Gym", due: "2031-05-07T18:00:00+02:00", repeat: "FREQ=WEEKLY;BYDAY=MO,WE,FR" },
+        });
+        const gym = page.locator(".task").filter({ has: editButton("Gym") });
+        await gym.waitFor({ timeout: 15_000 });
+        const meta = await gym.locator(".task__meta").textContent();
+        assert(/6:00\sPM/.test(meta) && !meta.includes("18:00"), `en-US row: ${meta}`);
+        assert(meta.includes("Every Monday, Wednesday and Friday"), `the rule is not in words: ${meta}`);
+        const session = await page.evaluate(() => sessionStorage.getItem("todo.session"));
+        const german = await browser.newContext({ viewport: wide, locale: "de-DE", timezoneId: BROWSER_ZONE });
+        await german.addInitScript((token) => sessionStorage.setItem("todo.session", token), session);
+        const other = await german.newPage();
+        await other.goto(`${base}/tasks#upcoming`);
+        const germanMeta = await other.locator(".task").filter({ hasText: "Gym" }).locator(".task__meta").textContent();
+        assert(germanMeta.includes("18:00") && !/PM/.test(germanMeta), `de-DE row: ${germanMeta}`);
+        await german.close();
+        await editButton("Gym").click();
+        await dialog().getByText("In words: Every Monday, Wednesday and Friday").waitFor();
+        assert((await dialog().getByLabel("Due time").inputValue()) === "18:00", "the dialog's due time");
+        await shot("08e-dialog-locale-time", { fullPage: false });
+        await page.keyboard.press("Escape");
+        await dialog().waitFor({ state: "hidden" });
+
+        // The title's focus ring stays inside its row, above its chips.
+        await page.keyboard.press("Shift+Tab");
+        await page.keyboard.press("Tab");
+        await editButton("Gym").focus();
+        const ring = await page.evaluate(() => {
+          const title = document.activeElement;
+          const style = getComputedStyle(title);
+          const reach = Number.parseFloat(style.outlineOffset) + Number.parseFloat(style.outlineWidth);
+          const box = title.getBoundingClientRect();
+          const chips = title.nextElementSibling.getBoundingClientRect();
+          const row = title.closest("li").getBoundingClientRect();
+          const label = title.getAttribute("aria-label");
+          return { bottom: box.bottom + reach, chips: chips.top, row: row.bottom, label, style: style.outlineStyle };
+        });
+        assert(ring.label === "Edit: Gym" && ring.style !== "none", `focused ${ring.label}, ring ${ring.style}`);
+        assert(ring.bottom <= ring.chips + 0.5 && ring.bottom <= ring.row, `the ring reaches ${JSON.stringify(ring)}`);
+        await shot("08f-title-focus", { fullPage: false });
+
+        // The time zone, written as the account page writes it; then back to the browser's.
+        await page.getByRole("button", { name: "Change time zone" }).click();
+        await page.locator("#tz-select").selectOption("America/New_York");
+        assert(
+          (await page.locator("#tz-select option:checked").textContent()) === "America/New York",
+          "the picker writes the raw id",
+        );
+        await page.getByRole("button", { name: "Save time zone" }).click();
+        await page.locator(".tz-setting").filter({ hasText: "Time zone: America/New York" }).waitFor();
+        await page.goto(`${base}/`);
+        await page.locator("#signed-in").waitFor();
+        await until(
+          async () => (await page.locator("#time-zone option:checked").textContent()) === "America/New York",
+          "the account page writes the zone differently",
+        );
+        await page.getByRole("button", { name: "Save time zone" }).click();
+        await page.locator("#time-zone-status").filter({ hasText: "Time zone saved: America/New York." }).waitFor();
+        await shot("08g-account-zone", { fullPage: false });
+        await page.locator("#time-zone").selectOption(BROWSER_ZONE);
+        await page.getByRole("button", { name: "Save time zone" }).click();
+        await page
+          .locator("#time-zone-status")
+          .filter({ hasText: `Time zone saved: ${BROWSER_ZONE}.` })
+          .waitFor();
+        await page.goto(`${base}/tasks`);
+        await heading().waitFor();
       },
     ],
     [

@@ -2,9 +2,9 @@ import { useState } from "preact/hooks";
 import { ApiError } from "../api";
 import { announce } from "../dom";
 import type { QuickAdd } from "../../src/domain/tasks/quick-add";
-import type { TaskInput, TaskList } from "./api";
+import type { Task, TaskInput, TaskList } from "./api";
 import { todayIn } from "./dates";
-import { type Draft, emptyDraft, inputOf, problemsOf } from "./draft";
+import { type Draft, emptyDraft, fieldProblems, inputOf, problemsOf } from "./draft";
 import { TaskFields } from "./fields";
 import { html } from "./html";
 import { type ListChoice, loadParser, NewListQuestion, parseLine, QuickPreview } from "./quick-add";
@@ -24,9 +24,11 @@ interface Props {
   lists: TaskList[];
   timeZone: string;
   failed: (error: unknown) => boolean;
+  /** Told of each task added, so the board can say where one outside the view went. */
+  added: (task: Task) => void;
 }
 
-export function AddForm({ defaults, hint, lists, timeZone, failed }: Props) {
+export function AddForm({ defaults, hint, lists, timeZone, failed, added }: Props) {
   const [draft, setDraft] = useState<Draft>(emptyDraft());
   const [options, setOptions] = useState(false);
   const [problems, setProblems] = useState<Record<string, string>>({});
@@ -87,16 +89,21 @@ export function AddForm({ defaults, hint, lists, timeZone, failed }: Props) {
       if (choice) listId = choice.id ?? (await createList(parsed.newList!.name)).id;
       setAsking(false);
       const task = await createTask(inputWith(parsed, listId), attempt);
+      // Options stay open: a person adding several tasks with a date or list sets the next one the same way.
       setDraft(emptyDraft());
-      setOptions(false);
       setAttempt(crypto.randomUUID());
       announce(`Added “${task.title}”.`);
+      added(task);
       document.getElementById("new-task")?.focus();
     } catch (e) {
       if (failed(e)) return;
-      if (e instanceof ApiError && e.errors.some((x) => x.path))
-        setProblems(Object.fromEntries(e.errors.map((x) => [x.path.split(".")[0] || "title", x.message])));
-      setError(e instanceof ApiError ? e.detail : "Could not add the task. Try again.");
+      // A field's problem is said once, at the field; the summary ("Invalid body: title.") only repeats it.
+      const fields = e instanceof ApiError && e.errors.some((x) => x.path) ? fieldProblems(e.errors) : null;
+      if (fields) {
+        setProblems(fields.problems);
+        setTimeout(() => document.querySelector<HTMLElement>(".add-form [aria-invalid=true]")?.focus(), 0);
+      }
+      if (!fields || fields.unplaced) setError(e instanceof ApiError ? e.detail : "Could not add the task. Try again.");
     } finally {
       setBusy(false);
     }

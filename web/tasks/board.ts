@@ -13,7 +13,7 @@ import { notify, removeTask, store, sync, UNDO_MS, updateTask } from "./store";
 import { TaskRows } from "./task-list";
 import { TimeZoneOffer, TimeZoneSetting } from "./timezone";
 import { Toast, type ToastMessage } from "./toast";
-import { addDefaults, hashOf, labelsIn, openCounts, type Route, routeOf, shownTasks, VIEWS } from "./views";
+import { addDefaults, hashOf, homeOf, labelsIn, openCounts, type Route, routeOf, shownTasks, VIEWS } from "./views";
 
 /** The signed-in page: navigation, the current view or list, search, the editor and the messages. */
 interface Props {
@@ -122,23 +122,37 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
 
   function remove(task: Task) {
     setEditing(null);
-    const undo = removeTask(task.id, (e) => {
+    const removal = removeTask(task.id, (e) => {
       if (!failed(e))
         setPageError(`Could not delete “${task.title}”; it is still there. ${e instanceof ApiError ? e.detail : ""}`);
     });
-    say(
-      `Deleted “${task.title}”.`,
-      {
+    // Focus goes to Undo (Enter restores, Escape dismisses); the delete waits while the message is held.
+    setToast({
+      id: Date.now(),
+      text: `Deleted “${task.title}”.`,
+      ttl: UNDO_MS,
+      focus: true,
+      paused: removal.hold,
+      focusAfter: () => focusSoon("#view-title"),
+      action: {
         label: "Undo",
         run: () => {
-          undo();
+          removal.undo();
           announce(`“${task.title}” restored.`);
           focusSoon(`[data-edit="${task.id}"]`);
         },
       },
-      UNDO_MS,
-    );
-    focusSoon("#view-title");
+    });
+  }
+
+  /** A task added here that this view does not show: say where it went, with a way there. */
+  function added(task: Task) {
+    if (shownTasks(route, [task], timeZone, today, new Set()).open.length) return;
+    const home = homeOf(task, store.lists, timeZone, today);
+    say(`Added “${task.title}” to ${home.name}: it is not in this view.`, {
+      label: `Show ${home.name}`,
+      run: () => navigate(home.route),
+    });
   }
 
   const closeEditor = () => {
@@ -157,7 +171,7 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
           aria-controls="tasks-nav" onClick=${() => setMenu(!menu)}>${menu ? "Close lists" : "Lists"}</button>
         <${SearchField} key=${searchKey} found=${setSearch} failed=${failed} />
       </div>
-      <${Sidebar} route=${route} lists=${lists} labels=${labelsIn(live)} counts=${openCounts(live, lists, timeZone, today)} open=${menu} navigate=${navigate} failed=${failed} />
+      <${Sidebar} route=${route} lists=${lists} labels=${labelsIn(live)} counts=${openCounts(live, lists, timeZone, today)} open=${menu} searching=${!!search} navigate=${navigate} failed=${failed} />
       <section class="tasks-content" aria-labelledby="view-title">
         <div class="view-head">
           <h1 id="view-title" tabindex="-1">${title}</h1>
@@ -180,7 +194,7 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
           search
             ? html`${search.error ? html`<p class="alert alert--error" role="alert">${search.error}</p>` : html`<p class="hint" role="status">${results!.length === 1 ? "1 task found." : `${results!.length} tasks found.`}</p>`}
             ${rows(results!, "Search results")}`
-            : html`${!completedView && (route.kind !== "list" || list) && html`<${AddForm} key=${hashOf(route)} defaults=${defaults} hint=${hint} lists=${lists} timeZone=${timeZone} failed=${failed} />`}
+            : html`${!completedView && (route.kind !== "list" || list) && html`<${AddForm} key=${hashOf(route)} defaults=${defaults} hint=${hint} lists=${lists} timeZone=${timeZone} failed=${failed} added=${added} />`}
             ${route.kind === "list" && !list ? html`<p>This list no longer exists. <a href="#all">See all tasks</a>.</p>` : null}
             ${shown.open.length === 0 && (route.kind !== "list" || list) ? html`<p class="empty">${EMPTY[route.kind === "view" ? route.id : route.kind]}</p>` : rows(shown.open, "Tasks", route.kind === "list")}
             ${shown.completed.length > 0 && html`<details class="completed"><summary>Completed (${shown.completed.length})</summary>${rows(shown.completed, "Completed tasks")}</details>`}`

@@ -51,6 +51,12 @@ const yearFormat = new Intl.DateTimeFormat(undefined, {
   timeZone: "UTC",
 });
 
+// The browser's locale decides 12- or 24-hour, as it does for the dialog's time fields.
+const timeFormat = new Intl.DateTimeFormat(undefined, { hour: "numeric", minute: "2-digit", timeZone: "UTC" });
+
+/** A wall time "HH:MM" as this browser's locale writes it: "3:00 PM" (en-US), "15:00" (de-DE). */
+export const describeTime = (time: string) => timeFormat.format(new Date(`1970-01-01T${time}:00Z`));
+
 /** "Today", "Tomorrow", "Yesterday", "Fri, Dec 24", or with the year when it is not this year's. */
 export function describeDay(day: string, today: string): string {
   if (day === today) return "Today";
@@ -60,11 +66,11 @@ export function describeDay(day: string, today: string): string {
   return (day.slice(0, 4) === today.slice(0, 4) ? dayFormat : yearFormat).format(date);
 }
 
-/** A due value or reminder for people, in the account's zone: "Today", "Tomorrow 09:00", … */
+/** A due value or reminder for people, in the account's zone: "Today", "Tomorrow 9:00 AM", … */
 export function describeWhen(value: string, timeZone: string, today: string): string {
   if (value.length === 10) return describeDay(value, today);
   const { date, time } = wallClock(value, timeZone);
-  return `${describeDay(date, today)} ${time}`;
+  return `${describeDay(date, today)} ${describeTime(time)}`;
 }
 
 /** The zones this browser knows, for the time zone setting (a short list where Intl cannot say). */

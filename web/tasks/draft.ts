@@ -94,6 +94,9 @@ export function draftOf(task: Task, timeZone: string): Draft {
   });
 }
 
+/** A reminder date without a time reminds at this time (the form says so). */
+export const REMINDER_TIME = "09:00";
+
 const ruleOf = (d: Draft) => (d.repeat === "custom" ? d.rule.trim() : d.repeat);
 
 /** The fields as the API takes them ("" where a field is empty). */
@@ -102,7 +105,7 @@ function valuesOf(d: Draft, timeZone: string) {
     title: d.title,
     notes: d.notes,
     due: !d.dueDate ? "" : d.dueTime ? zonedDateTime(d.dueDate, d.dueTime, timeZone) : d.dueDate,
-    reminder: d.reminderDate ? zonedDateTime(d.reminderDate, d.reminderTime || "09:00", timeZone) : "",
+    reminder: d.reminderDate ? zonedDateTime(d.reminderDate, d.reminderTime || REMINDER_TIME, timeZone) : "",
     repeat: ruleOf(d),
     priority: d.priority,
     labels: labelsOf(d.labels).join(","),
@@ -124,6 +127,18 @@ export function problemsOf(d: Draft): Record<string, string> {
     if (problem) problems.repeat = `RRULE ${problem}`;
   }
   return problems;
+}
+
+/** The fields that show their own error (TaskFields and the title): the API's paths they answer for. */
+const SHOWN = new Set(["title", "notes", "due", "reminder", "repeat", "labels", "listId"]);
+
+/**
+ * The API's field errors by field, and whether any has no field on the form (then the summary says it):
+ * a problem is said once, at its field, not again as "Invalid body: title.".
+ */
+export function fieldProblems(errors: { path: string; message: string }[]) {
+  const problems = Object.fromEntries(errors.map((x) => [x.path.split(".")[0] || "title", x.message]));
+  return { problems, unplaced: Object.keys(problems).some((field) => !SHOWN.has(field)) };
 }
 
 /** A new task: only the fields that are set. */

@@ -3,7 +3,7 @@ import { etagOf } from "../../src/domain/tasks/etag";
 import { ApiError } from "../api";
 import { announce } from "../dom";
 import type { Task, TaskList } from "./api";
-import { type Draft, draftOf, patchOf, problemsOf } from "./draft";
+import { type Draft, draftOf, fieldProblems, patchOf, problemsOf } from "./draft";
 import { TaskFields } from "./fields";
 import { html } from "./html";
 import { reloadTask, updateTask } from "./store";
@@ -64,8 +64,9 @@ export function EditDialog({ task, lists, tasks, timeZone, close, remove, failed
         setStale(true);
         setError("This task was changed elsewhere (by an agent or another device) since you opened it.");
       } else if (e instanceof ApiError && e.errors.some((x) => x.path)) {
-        setProblems(Object.fromEntries(e.errors.map((x) => [x.path.split(".")[0] || "title", x.message])));
-        setError(e.detail);
+        const { problems, unplaced } = fieldProblems(e.errors);
+        setProblems(problems);
+        if (unplaced) setError(e.detail);
         focusFirstInvalid();
       } else setError(e instanceof ApiError ? e.detail : "Could not save. Try again.");
     } finally {

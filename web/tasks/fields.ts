@@ -1,5 +1,7 @@
 import type { TaskList } from "./api";
-import { type Draft, isImportant, PRIORITIES, REPEATS, withImportant } from "./draft";
+import { describeTime } from "./dates";
+import { type Draft, isImportant, PRIORITIES, REMINDER_TIME, REPEATS, withImportant } from "./draft";
+import { ruleLabel } from "./rule-label";
 import { html } from "./html";
 
 /**
@@ -57,10 +59,16 @@ export function TaskFields({ idPrefix: p, draft, lists, problems, change, withNo
       </div>
       <div>
         <label for=${`${p}-reminder-time`}>Reminder time</label>
-        <input id=${`${p}-reminder-time`} type="time" value=${draft.reminderTime} onInput=${text("reminderTime")} />
+        <input id=${`${p}-reminder-time`} type="time" value=${draft.reminderTime} onInput=${text("reminderTime")}
+          aria-describedby=${draft.reminderDate && !draft.reminderTime ? `${p}-reminder-hint` : undefined} />
       </div>
       <button type="button" class="button button--secondary button--small"
         onClick=${() => change({ reminderDate: "", reminderTime: "" })}>Clear reminder</button>
+      ${
+        draft.reminderDate &&
+        !draft.reminderTime &&
+        html`<p id=${`${p}-reminder-hint`} class="hint field-pair__note">Without a time, the reminder comes at ${describeTime(REMINDER_TIME)}.</p>`
+      }
       ${errorOf(`${p}-reminder-error`, problems.reminder)}
     </fieldset>
     <div class="field">
@@ -78,6 +86,10 @@ export function TaskFields({ idPrefix: p, draft, lists, problems, change, withNo
         <input id=${`${p}-rule`} type="text" class="mono" value=${draft.rule} onInput=${text("rule")}
           autocomplete="off" spellcheck="false" aria-invalid=${invalid("repeat")}
           aria-describedby=${describedBy("repeat", `${p}-rule-hint`)} />
+        ${
+          !ruleLabel(draft.rule.trim()).startsWith("Repeats:") &&
+          html`<p class="hint" aria-live="polite">In words: ${ruleLabel(draft.rule.trim())}</p>`
+        }
       </div>`
       }
       ${errorOf(`${p}-repeat-error`, problems.repeat)}

@@ -16,6 +16,8 @@ interface Props {
   labels: string[];
   counts: Map<string, number>;
   open: boolean;
+  /** Search results are showing: no view or list is the current page then. */
+  searching: boolean;
   navigate: (route: Route) => void;
   failed: (error: unknown) => boolean;
 }
@@ -95,8 +97,8 @@ function NewList({ navigate, failed }: { navigate: (r: Route) => void; failed: (
   `;
 }
 
-export function Sidebar({ route, lists, labels, counts, open, navigate, failed }: Props) {
-  const isCurrent = (r: Route) => r.kind === route.kind && r.id === route.id;
+export function Sidebar({ route, lists, labels, counts, open, searching, navigate, failed }: Props) {
+  const isCurrent = (r: Route) => !searching && r.kind === route.kind && r.id === route.id;
   return html`
     <nav id="tasks-nav" class=${open ? "tasks-nav tasks-nav--open" : "tasks-nav"} aria-label="Views and lists">
       <h2 class="nav-heading">Views</h2>

@@ -143,12 +143,19 @@ export async function reloadTask(id: string): Promise<Task> {
 export const UNDO_MS = 8000;
 const pending = new Map<string, { timer: ReturnType<typeof setTimeout>; send: (keepalive: boolean) => void }>();
 
+/** Undo brings the task back; `hold` stops the clock while the Undo message is focused or hovered. */
+export interface Removal {
+  undo: () => void;
+  hold: (paused: boolean) => void;
+}
+
 /**
- * Hides the task at once and deletes it after the undo window; the function returned (undo) brings it
- * back before then. A page closed within the window still sends the delete (keepalive): nothing is lost
- * silently, and nothing deleted comes back.
+ * Hides the task at once and deletes it after the undo window; `undo` brings it back before then. The
+ * window stops while the person holds the message (`hold`), so Undo still works after reading it. A page
+ * closed within the window still sends the delete (keepalive): nothing is lost silently, and nothing
+ * deleted comes back.
  */
-export function removeTask(id: string, onError: (error: unknown) => void): () => void {
+export function removeTask(id: string, onError: (error: unknown) => void): Removal {
   store.hidden.add(id);
   changed();
   const send = (keepalive: boolean) => {
@@ -163,13 +170,28 @@ export function removeTask(id: string, onError: (error: unknown) => void): () =>
         changed();
       });
   };
-  pending.set(id, { timer: setTimeout(() => send(false), UNDO_MS), send });
-  return () => {
-    if (!pending.has(id)) return;
-    clearTimeout(pending.get(id)!.timer);
-    pending.delete(id);
-    store.hidden.delete(id);
-    changed();
+  let left = UNDO_MS;
+  let started = Date.now();
+  const arm = () => {
+    started = Date.now();
+    pending.set(id, { timer: setTimeout(() => send(false), left), send });
+  };
+  arm();
+  return {
+    undo: () => {
+      if (!pending.has(id)) return;
+      clearTimeout(pending.get(id)!.timer);
+      pending.delete(id);
+      store.hidden.delete(id);
+      changed();
+    },
+    hold: (paused) => {
+      const entry = pending.get(id);
+      if (!entry) return;
+      clearTimeout(entry.timer);
+      if (paused) left = Math.max(0, left - (Date.now() - started));
+      else arm();
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import { announce } from "../dom";
 import { tasksApi } from "./api";
 import { browserTimeZone, timeZones } from "./dates";
 import { html } from "./html";
+import { zoneName } from "../zone-name";
 
 /**
  * The account's time zone (PATCH /account): Today, Overdue and due times follow it. Shown and settable
@@ -37,7 +38,7 @@ async function save(zone: string, props: Props): Promise<string | null> {
   try {
     const account = await tasksApi.setTimeZone(zone);
     props.changed(account.timeZone);
-    announce(`Time zone set to ${account.timeZone}.`);
+    announce(`Time zone set to ${zoneName(account.timeZone)}.`);
     return null;
   } catch (e) {
     return props.failed(e) ? null : e instanceof ApiError ? e.detail : "Could not change the time zone.";
@@ -56,21 +57,21 @@ export function TimeZoneOffer(props: Props) {
   };
   return html`
     <div class="alert alert--info tz-offer" role="region" aria-label="Time zone">
-      <p>Your browser is in <strong>${browser}</strong>; your account uses <strong>${props.timeZone}</strong>. Today, Overdue and due times follow the account's time zone.</p>
+      <p>Your browser is in <strong>${zoneName(browser)}</strong>; your account uses <strong>${zoneName(props.timeZone)}</strong>. Today, Overdue and due times follow the account's time zone.</p>
       ${error && html`<p class="field-error" role="alert">${error}</p>`}
       <div class="tz-offer__actions">
         <button type="button" class="button button--small" onClick=${async () => {
           const problem = await save(browser, props);
           if (problem) setError(problem);
           else done();
-        }}>Use ${browser}</button>
-        <button type="button" class="button button--secondary button--small" onClick=${done}>Keep ${props.timeZone}</button>
+        }}>Use ${zoneName(browser)}</button>
+        <button type="button" class="button button--secondary button--small" onClick=${done}>Keep ${zoneName(props.timeZone)}</button>
       </div>
     </div>
   `;
 }
 
-/** "Time zone: Europe/Berlin" with a Change button that opens a picker. */
+/** "Time zone: America/New York" with a Change button that opens a picker. */
 export function TimeZoneSetting(props: Props) {
   const [editing, setEditing] = useState(false);
   const [zone, setZone] = useState(props.timeZone);
@@ -89,7 +90,7 @@ export function TimeZoneSetting(props: Props) {
   if (!editing)
     return html`
       <p class="tz-setting">
-        <span>Time zone: <strong>${props.timeZone}</strong></span>
+        <span>Time zone: <strong>${zoneName(props.timeZone)}</strong></span>
         <button type="button" id="tz-change" class="link-button" aria-label="Change time zone"
           onClick=${open}>Change</button>
       </p>
@@ -104,7 +105,7 @@ export function TimeZoneSetting(props: Props) {
       <label for="tz-select">Time zone</label>
       <select id="tz-select" value=${zone} onChange=${(e: Event) => setZone((e.target as HTMLSelectElement).value)}
         aria-describedby=${error ? "tz-error" : undefined}>
-        ${timeZones(props.timeZone).map((z) => html`<option value=${z}>${z}</option>`)}
+        ${timeZones(props.timeZone).map((z) => html`<option value=${z}>${zoneName(z)}</option>`)}
       </select>
       <button type="submit" class="button button--small">Save time zone</button>
       <button type="button" class="button button--secondary button--small" onClick=${close}>Cancel</button>

@@ -121,3 +121,12 @@ export function addDefaults(route: Route, today: string): { draft: Partial<Draft
   if (route.id === "important") return { draft: { priority: "3" }, hint: "Marked important." };
   return { draft: {}, hint: "" };
 }
+
+/** Where a task that the current view does not show can be found: its list, else the view of its day. */
+export function homeOf(task: Task, lists: Map<string, TaskList>, timeZone: string, today: string) {
+  const list = task.listId ? lists.get(task.listId) : undefined;
+  if (list) return { route: { kind: "list", id: list.id } as Route, name: list.name };
+  const day = task.due ? dueDay(task.due, timeZone) : "";
+  const id: ViewId = !day ? "all" : day === today ? "today" : day > today ? "upcoming" : "overdue";
+  return { route: { kind: "view", id } as Route, name: VIEWS.find(([v]) => v === id)![1] };
+}
