@@ -147,6 +147,8 @@ try {
       String(t.text + t.structured).padStart(6) + note,
     );
     if (process.env.BENCH_VERBOSE) console.log(`  ${t.textBody.replaceAll("\n", "\n  ")}`);
+    // BENCH_VERBOSE=2: the structured content too, as the host receives it.
+    if (process.env.BENCH_VERBOSE === "2") console.log(`  ${JSON.stringify(data)}`);
   }
   console.log(
     `\nWeek: ${total} tokens (fixed ${fixed} + results ${total - fixed}); target ≤ ${TARGET}: ${total <= TARGET ? "met" : "MISSED"}`,

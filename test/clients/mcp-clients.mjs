@@ -48,7 +48,8 @@ const cases = [
       assert.ok(task.id, "task.id");
       assert.deepEqual(
         [task.title, task.due, task.important, task.completed],
-        ["Renew passport", "2026-12-24", true, false],
+        // Open is the default, which results leave out (docs/mcp.md).
+        ["Renew passport", "2026-12-24", true, undefined],
       );
       assert.equal(task.updatedAt, undefined, "no sync-only fields in MCP results");
       assert.match(
@@ -73,8 +74,18 @@ const cases = [
     },
     check: ({ task }, text) => {
       assert.deepEqual(
-        [task.title, task.priority, task.labels, task.subtasks.map((t) => [t.title, t.parentId])],
-        ["Launch", 4, ["work"], ["Draft", "Review", "Translate", "Publish", "Announce"].map((t) => [t, task.id])],
+        // A subtask sits under its parent: it repeats neither the parent's id nor its list; priority 1 is left out.
+        [task.title, task.priority, task.labels, task.subtasks.map((t) => [t.title, t.parentId, t.priority])],
+        [
+          "Launch",
+          4,
+          ["work"],
+          ["Draft", "Review", "Translate", "Publish", "Announce"].map((t, i) => [
+            t,
+            undefined,
+            i % 4 ? 1 + (i % 4) : undefined,
+          ]),
+        ],
       );
       for (const t of [task, ...task.subtasks]) assert.match(text, new RegExp(`${t.id} "${t.title}"`));
       assert.match(text, /priority 4, labels "work"/);
@@ -128,7 +139,8 @@ const cases = [
     check: ({ task, next }, text) => {
       assert.equal(task.completed, true);
       assert.ok(next, "next is present");
-      assert.deepEqual([next.completed, next.due, next.repeat], [false, "2026-12-02", "FREQ=DAILY"]);
+      // The next occurrence is open: `completed` is left out at its default (docs/mcp.md).
+      assert.deepEqual([next.completed, next.due, next.repeat], [undefined, "2026-12-02", "FREQ=DAILY"]);
       assert.match(text, new RegExp(`^Completed: ${task.id} "Water plants"`));
       assert.match(
         text,

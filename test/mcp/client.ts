@@ -90,8 +90,16 @@ export async function callError(
   return toolErrorOf(await client.callTool({ name, arguments: args }));
 }
 
-/** A task as REST sends it, without what MCP results leave out (sync-only fields: src/mcp/tools/task-shape.ts). */
+/**
+ * A task as REST sends it, without what MCP results leave out (src/mcp/tools/task-shape.ts): the
+ * sync-only fields, and the fields at their defaults (open, priority 1, not important, no labels).
+ */
 export function withoutSync<T extends Record<string, unknown>>(task: T): Omit<T, "updatedAt" | "position"> {
   const { updatedAt: _u, position: _p, ...rest } = task;
-  return rest;
+  const defaults: Record<string, unknown> = { completed: false, important: false, priority: 1, notes: "" };
+  return Object.fromEntries(
+    Object.entries(rest).filter(
+      ([name, value]) => defaults[name] !== value && !(name === "labels" && Array.isArray(value) && !value.length),
+    ),
+  ) as Omit<T, "updatedAt" | "position">;
 }

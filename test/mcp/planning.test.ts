@@ -34,14 +34,17 @@ describe.runIf(has("parentId"))("create_task with subtasks", () => {
       subtasks: steps.map((title, i) => ({ title, ...(i === 0 ? { due: "2026-12-07" } : {}) })),
     });
     const { task } = data;
+    // Under their parent in the tree, subtasks do not repeat its id nor the list they share with it.
     expect(task.subtasks.map((t: any) => [t.title, t.parentId, t.listId])).toEqual(
-      steps.map((t) => [t, task.id, task.listId]),
+      steps.map((t) => [t, undefined, undefined]),
     );
     const lines = text.split("\n");
     expect(lines[1]).toMatch(new RegExp(`^- ${task.id} "Team offsite", due 2026-12-11`));
     for (const [i, t] of task.subtasks.entries()) expect(lines[2 + i]).toMatch(new RegExp(`^  - ${t.id} "${t.title}"`));
     const tree = await json(await call(`/api/v1/tasks/${task.id}?subtasks=true`, { token: user.key }));
-    expect(tree.subtasks.map((t: any) => t.title)).toEqual(steps);
+    expect(tree.subtasks.map((t: any) => [t.title, t.parentId, t.listId])).toEqual(
+      steps.map((t) => [t, task.id, task.listId]),
+    );
   });
 
   it("creates nothing when one step is invalid, and names it", async () => {
@@ -86,7 +89,8 @@ describe.runIf(has("priority"))("priority", () => {
     const { client } = await setUp();
     const a = (await both(client, "create_task", { title: "Call Bob", priority: 4 })).data.task;
     const b = (await both(client, "create_task", { title: "Buy stamps" })).data.task;
-    expect([a.priority, a.important, b.priority]).toEqual([4, true, 1]);
+    // Priority 1 (none) is the default, which results leave out.
+    expect([a.priority, a.important, b.priority]).toEqual([4, true, undefined]);
     const { text } = await both(client, "update_task", { id: b.id, priority: 2 });
     expect(text).toBe(`Updated (priority): ${b.id} "Buy stamps", priority 2`);
     const ids = async (args: Record<string, unknown>) =>

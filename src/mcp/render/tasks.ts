@@ -34,10 +34,16 @@ export interface LineOptions {
   listing?: boolean;
   /** A subtask under its parent in a tree: the parent and the list it shares go without saying. */
   under?: TaskView;
+  /**
+   * A change: only these fields (TaskView's names) besides id and title. The model knows the rest of
+   * the task it just changed; the line confirms what the call set.
+   */
+  only?: string[];
 }
 
 /** `<id> "<title>"` and its fields, shortest first. */
-export function taskLine(task: TaskView, { listing = false, under }: LineOptions = {}): string {
+export function taskLine(task: TaskView, { listing = false, under, only }: LineOptions = {}): string {
+  if (only) task = { id: task.id, title: task.title, ...pick(task, only) };
   const facts: string[] = [];
   if (task.due) facts.push(`due ${task.due}`);
   if (task.repeat) facts.push(`repeats ${task.repeat}`);
@@ -53,6 +59,14 @@ export function taskLine(task: TaskView, { listing = false, under }: LineOptions
   if (task.completed) facts.push(listing && task.completedAt ? `done ${task.completedAt}` : "done");
   if (listing && task.notes) facts.push(`notes ${quoted(task.notes)}`);
   return [`${task.id} ${quoted(task.title)}`, ...facts].join(", ");
+}
+
+/** The named fields of a task; `important` goes with `priority`, as one implies the other. */
+function pick(task: TaskView, names: string[]): Partial<TaskView> {
+  const wanted = new Set(
+    names.flatMap((name) => (name === "important" || name === "priority" ? ["important", "priority"] : [name])),
+  );
+  return Object.fromEntries(Object.entries(task).filter(([name]) => wanted.has(name)));
 }
 
 /** A task and, indented below it, its subtasks (a created plan, a tree). */
@@ -89,7 +103,9 @@ export function renderChange(
   changed: string[] = [],
 ): string {
   const what = verb === "Updated" ? ` (${changed.join(", ") || "nothing changed"})` : "";
-  const lines = [`${verb}${what}: ${taskLine(result.task)}`];
+  // An update names the values it set; `completed` brings the state of a completion (`done`).
+  const only = verb === "Updated" ? changed.map((field) => field.replace(/ cleared$/, "")) : undefined;
+  const lines = [`${verb}${what}: ${taskLine(result.task, { only })}`];
   if (result.next) lines.push(`Next occurrence: ${taskLine(result.next)}`);
   if (result.hint) lines.push(result.hint);
   return [...lines, ...noticeLines(result.notice)].join("\n");
@@ -111,7 +127,15 @@ export function renderPage(page: {
 }): string {
   const noun = page.count === 1 ? "task" : "tasks";
   const lines = [`${page.count} ${noun}; today ${page.today} (${page.timeZone}), serverTime ${page.serverTime}`];
-  for (const task of page.tasks) lines.push(`- ${taskLine(task, { listing: true })}`);
+  // A subtask that follows its parent (or a sibling under it) on the page is indented under it, as in a
+  // created tree: its parent and the list it shares go without saying.
+  const path: TaskView[] = [];
+  for (const task of page.tasks) {
+    while (path.length && path.at(-1)!.id !== task.parentId) path.pop();
+    const under = path.at(-1);
+    lines.push(`${"  ".repeat(path.length)}- ${taskLine(task, { listing: true, under })}`);
+    path.push(task);
+  }
   if (page.nextCursor) lines.push(`More: cursor ${quoted(page.nextCursor)}`);
   if (page.deleted?.length) lines.push(`Deleted since: ${page.deleted.map((t) => t.id).join(", ")}`);
   if (page.lists)
