@@ -20,6 +20,7 @@ import { registerBillingRoutes } from "./billing";
 import { registerTaskRoutes } from "./v1/tasks";
 import { registerListRoutes } from "./v1/lists";
 import { registerLabelRoutes } from "./v1/labels";
+import { registerStreamRoutes } from "./v1/stream";
 import { registerEventRoutes } from "./account-events";
 
 /** Routes for the account page. They take session tokens, never API keys. */
@@ -95,7 +96,7 @@ export function createAccountApp() {
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
   // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
   // (403 before 400 on a body) and its handler answers before those guards would run a second time.
-  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes));
+  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerStreamRoutes));
   app.route(
     "/",
     routesFor(

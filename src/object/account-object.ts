@@ -22,6 +22,7 @@ import * as schema from "./schema";
 import { nextAlarmAt } from "./scheduler";
 import { type VerbArgs, type VerbName, type VerbValue, verbOf } from "./verbs";
 import { runRaising } from "./verbs/events";
+import { acceptStream, afterChange, broadcast, onMessage } from "./stream";
 
 const { account, apiKeys, connections } = schema;
 
@@ -58,6 +59,8 @@ export class AccountObject extends DurableObject<Env> {
     // alone is 180 KiB. So a new object stays empty, and answers ACCOUNT_MISSING, until sign-up (`init`) or the
     // move from D1 (`moveIn`) gives it its account; an object that has tables runs the migrations it lacks.
     this.migrated = hasTables(ctx.storage);
+    // The stream's heartbeat is answered by the runtime: a hibernated object is never woken by it.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
     // The only wait no call may pass: the object's own SQLite, never a network call (Rules of Durable Objects).
     if (this.migrated) void ctx.blockConcurrencyWhile(async () => migrateInOrder(ctx.storage, migrations));
   }
@@ -96,14 +99,16 @@ export class AccountObject extends DurableObject<Env> {
       if (this.accountMissing()) return ACCOUNT_MISSING;
       const verb = verbOf(request.verb);
       const args = verb.prepare ? await verb.prepare(request.args) : request.args;
-      const value = this.ctx.storage.transactionSync(() => {
+      const { value, events } = this.ctx.storage.transactionSync(() => {
         const actor = authorize(this.db, request.credential, verb.needsMax);
         const { value, raised } = runRaising({ db: this.db, ...actor }, verb, args);
         const now = Date.now();
         enqueue(this.db, raised.events, now);
         scheduleReminders(this.db, raised.tasks, now);
-        return value;
+        return { value, events: raised.events };
       });
+      // Committed: only now do the open sockets hear of it (stream.ts); a throw above sent nothing.
+      broadcast(this.ctx, this.db, events);
       // A write may have added work at a known time: an event, a reminder, a tombstone, a replay record.
       // A read adds none (verbs.test.ts holds every read to changing no row), so it leaves the alarm be.
       if (verb.writes) await this.schedule();
@@ -142,10 +147,21 @@ export class AccountObject extends DurableObject<Env> {
     try {
       if (this.accountMissing()) return ACCOUNT_MISSING;
       this.ctx.storage.transactionSync(() => applyChange(this.db, change));
+      afterChange(this.ctx, this.db, change);
       return { ok: true, value: null };
     } catch (e) {
       return failure(e);
     }
+  }
+
+  /** The stream's upgrade, forwarded by the Worker (http/v1/stream.ts): a hibernatable socket (stream.ts). */
+  override async fetch(request: Request): Promise<Response> {
+    if (this.accountMissing()) return Response.json(ACCOUNT_MISSING, { status: 401 });
+    return acceptStream(this.ctx, this.db, request);
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    onMessage(this.db, ws, message);
   }
 
   /** The bench's object floor (GET /_bench/object, src/http/bench.ts): a call that does nothing, the hop alone. */
@@ -229,11 +245,13 @@ export class AccountObject extends DurableObject<Env> {
     if (!row || row.erasedAt) return;
     // Retention runs on every alarm (three indexed deletes: microseconds), whichever job set it.
     this.ctx.storage.transactionSync(() => purgeAccount(this.db));
-    this.ctx.storage.transactionSync(() => {
+    const fired = this.ctx.storage.transactionSync(() => {
       const fired = fireReminders(this.db, now);
       // Events are a Max feature: a lapsed account's reminders pass without one.
       if (row.maxActive) enqueue(this.db, fired, now);
+      return fired;
     });
+    broadcast(this.ctx, this.db, fired);
     // Not awaited: each attempt records itself and sets the alarm when it ends (delivery.ts), so a hung
     // receiver keeps no other webhook waiting. waitUntil keeps the object up while they are out.
     for (const sending of deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now, () => this.schedule())) {

@@ -9,6 +9,7 @@ import { registerLabelRoutes } from "./labels";
 import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
+import { registerStreamRoutes } from "./stream";
 import { registerTaskRoutes } from "./tasks";
 import { registerWebhookRoutes } from "./webhooks";
 
@@ -20,7 +21,17 @@ import { registerWebhookRoutes } from "./webhooks";
 export function createV1App() {
   const v1 = new OpenAPIHono<AppEnv>();
   v1.route("/", routesFor(PUBLIC_DOCUMENT, registerRootRoute));
-  v1.route("/", routesFor(API_KEY, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerWebhookRoutes));
+  v1.route(
+    "/",
+    routesFor(
+      API_KEY,
+      registerTaskRoutes,
+      registerListRoutes,
+      registerLabelRoutes,
+      registerWebhookRoutes,
+      registerStreamRoutes,
+    ),
+  );
   // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.
   registerEventDocuments(v1);
   // The task feed is served at the origin's root (src/http/feeds.ts) and documented here.
