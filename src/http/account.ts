@@ -96,7 +96,10 @@ export function createAccountApp() {
   // (/api/v1 takes API keys only). Mounted before the routes below, whose guards cover all of /account/*:
   // Hono runs a path's handlers in the order they were added, so the page's guards judge its requests
   // (403 before 400 on a body) and its handler answers before those guards would run a second time.
-  app.route("/account", routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerStreamRoutes));
+  app.route(
+    "/account",
+    routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerStreamRoutes),
+  );
   app.route(
     "/",
     routesFor(

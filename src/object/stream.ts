@@ -119,7 +119,12 @@ export function resume(db: AccountDb, ws: WebSocket, since: string): void {
     const timeZone = accountRow(db)?.timeZone ?? "UTC";
     const page = listTasks({ db, timeZone }, { since });
     const lists = listLists({ db, timeZone }, { since });
-    const data = { tasks: tasksOf(page), deleted: page.deleted ?? [], lists: lists.lists, deletedLists: lists.deleted ?? [] };
+    const data = {
+      tasks: tasksOf(page),
+      deleted: page.deleted ?? [],
+      lists: lists.lists,
+      deletedLists: lists.deleted ?? [],
+    };
     ws.send(JSON.stringify({ type: "sync", data, serverTime: page.serverTime }));
   } catch (e) {
     const error = failure(e);
@@ -141,12 +146,21 @@ export function onMessage(db: AccountDb, ws: WebSocket, message: string | ArrayB
     const attachment = attachmentOf(ws);
     try {
       if (attachment) authorize(db, attachment.credential, true);
-    } catch {
-      return close(ws, CLOSE.revoked, "The credential is no longer valid.");
+    } catch (e) {
+      const lapsed = isAppError(e) && e.code === "max_required";
+      close(ws, lapsed ? CLOSE.maxLapsed : CLOSE.revoked, lapsed ? e.detail : "The credential is no longer valid.");
+      return;
     }
-    return resume(db, ws, parsed.since);
+    resume(db, ws, parsed.since);
+    return;
   }
-  ws.send(JSON.stringify({ type: "error", data: { code: "validation_failed", detail: 'Send {"type":"resume","since":"<serverTime>"} or "ping".' }, serverTime: serverTime(db) }));
+  ws.send(
+    JSON.stringify({
+      type: "error",
+      data: { code: "validation_failed", detail: 'Send {"type":"resume","since":"<serverTime>"} or "ping".' },
+      serverTime: serverTime(db),
+    }),
+  );
 }
 
 /**
@@ -158,7 +172,10 @@ export function broadcast(ctx: DurableObjectState, db: AccountDb, events: readon
   if (events.length === 0) return;
   const sockets = ctx.getWebSockets();
   if (sockets.length === 0) return;
-  if (!accountRow(db)?.maxActive) return closeAll(ctx, CLOSE.maxLapsed);
+  if (!accountRow(db)?.maxActive) {
+    closeAll(ctx, CLOSE.maxLapsed);
+    return;
+  }
   const time = serverTime(db);
   const messages = events.map(({ type, data }) => JSON.stringify({ type, data, serverTime: time }));
   const now = Date.now();
@@ -181,7 +198,8 @@ export function closeAll(ctx: DurableObjectState, code: number, tag?: string): v
 /** After a control-plane change: a revoked key or connection closes its sockets, a lapsed Max all of them. */
 export function afterChange(ctx: DurableObjectState, db: AccountDb, change: AccountChange): void {
   if (change.kind === "keyRevoked") closeAll(ctx, CLOSE.revoked, keyTag(change.id));
-  const ended = change.kind === "connectionsRevoked" ? change.ids : change.kind === "connectionCreated" ? change.replaces : [];
+  const ended =
+    change.kind === "connectionsRevoked" ? change.ids : change.kind === "connectionCreated" ? change.replaces : [];
   for (const id of ended) closeAll(ctx, CLOSE.revoked, connectionTag(id));
   if (change.kind === "membership" && !accountRow(db)?.maxActive) closeAll(ctx, CLOSE.maxLapsed);
 }

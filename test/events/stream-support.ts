@@ -24,11 +24,14 @@ export interface OpenOptions {
 /** Opens GET /api/v1/stream (or `path`) as a client would; `ws` is set only for a 101. */
 export async function openStream(options: OpenOptions = {}): Promise<Opened> {
   const headers = new Headers({ Upgrade: "websocket" });
-  if (options.token && options.asProtocol) headers.set("Sec-WebSocket-Protocol", `todo.v1, todo.bearer.${options.token}`);
+  if (options.token && options.asProtocol)
+    headers.set("Sec-WebSocket-Protocol", `todo.v1, todo.bearer.${options.token}`);
   else if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
   if (options.origin) headers.set("Origin", options.origin);
   const query = options.since ? `?since=${encodeURIComponent(options.since)}` : "";
-  const res = await exports.default.fetch(new Request(`${BASE}${options.path ?? "/api/v1/stream"}${query}`, { headers }));
+  const res = await exports.default.fetch(
+    new Request(`${BASE}${options.path ?? "/api/v1/stream"}${query}`, { headers }),
+  );
   const ws = res.webSocket!;
   const messages: any[] = [];
   let taken = 0;

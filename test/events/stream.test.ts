@@ -37,7 +37,12 @@ describe("opening the stream", () => {
 
   it("refuses a foreign Origin (cross-site WebSocket hijacking) and a plain GET", async () => {
     const user = await maxUser("origin");
-    const foreign = await openStream({ token: user.session, asProtocol: true, path: "/account/stream", origin: "https://evil.example" });
+    const foreign = await openStream({
+      token: user.session,
+      asProtocol: true,
+      path: "/account/stream",
+      origin: "https://evil.example",
+    });
     expect(foreign.res.status).toBe(403);
     expect((await json(foreign.res)).code).toBe("forbidden_origin");
     const plain = await call("/api/v1/stream", { token: user.key });
@@ -72,7 +77,8 @@ describe("events on the stream", () => {
     const socket = await openStream({ token: user.key });
     // A write whose transaction throws after the verb raised its event: nothing may reach the socket.
     let ran: any;
-    await runInDurableObject(objectOf(user.accountId), async (instance: any, state) => {
+    const stub = objectOf(user.accountId) as unknown as DurableObjectStub;
+    await runInDurableObject(stub, async (instance: any, state: DurableObjectState) => {
       const transactionSync = state.storage.transactionSync.bind(state.storage);
       state.storage.transactionSync = ((fn: () => unknown) =>
         transactionSync(() => {
@@ -80,7 +86,11 @@ describe("events on the stream", () => {
           throw new Error("disk full");
         })) as never;
       try {
-        const result = await instance.run({ credential: { kind: "session" }, verb: "createTask", args: { input: { title: "Lost" } } });
+        const result = await instance.run({
+          credential: { kind: "session" },
+          verb: "createTask",
+          args: { input: { title: "Lost" } },
+        });
         expect(result).toMatchObject({ ok: false, error: { code: "internal" } });
       } finally {
         state.storage.transactionSync = transactionSync as never;

@@ -26,15 +26,15 @@ export const streamRoute = createRoute({
   security: [{ bearerAuth: [] }],
   request: {
     query: z.object({
-      since: z
-        .string()
-        .optional()
-        .meta({ description: "A previous message's `serverTime`: what changed since then is sent first (inclusive)." }),
+      since: z.string().optional().meta({
+        description: "A previous message's `serverTime`: what changed since then is sent first (inclusive).",
+        example: "2026-11-22T10:15:30.123Z",
+      }),
     }),
   },
   responses: {
     101: { description: "Switching Protocols: the socket is open (subprotocol `todo.v1`)." },
-    ...errorResponses("validation_failed", "unauthorized", "max_required", "forbidden_origin"),
+    ...errorResponses("validation_failed", "unauthorized", "max_required"),
   },
 });
 
