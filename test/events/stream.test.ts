@@ -77,10 +77,11 @@ describe("events on the stream", () => {
     const socket = await openStream({ token: user.key });
     // A write whose transaction throws after the verb raised its event: nothing may reach the socket.
     let ran: any;
-    const stub = objectOf(user.accountId) as unknown as DurableObjectStub;
-    await runInDurableObject(stub, async (instance: any, state: DurableObjectState) => {
-      const transactionSync = state.storage.transactionSync.bind(state.storage);
-      state.storage.transactionSync = ((fn: () => unknown) =>
+    await runInDurableObject(objectOf(user.accountId), async (object, state) => {
+      const instance = object as unknown as { run: (request: unknown) => Promise<unknown> };
+      const storage: { transactionSync: (fn: () => unknown) => unknown } = state.storage;
+      const transactionSync = storage.transactionSync.bind(storage);
+      storage.transactionSync = ((fn: () => unknown) =>
         transactionSync(() => {
           ran = fn();
           throw new Error("disk full");
@@ -93,7 +94,7 @@ describe("events on the stream", () => {
         });
         expect(result).toMatchObject({ ok: false, error: { code: "internal" } });
       } finally {
-        state.storage.transactionSync = transactionSync as never;
+        storage.transactionSync = transactionSync;
       }
     });
     // The verb ran whole and raised its event inside the transaction that was then rolled back.

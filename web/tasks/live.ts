@@ -31,7 +31,9 @@ const HEARTBEAT_MS = 30_000;
 const MAX_BACKOFF_MS = 30_000;
 
 let socket: WebSocket | null = null;
-export const liveOpen = () => socket?.readyState === WebSocket.OPEN;
+/** WebSocket.OPEN, as a number: a page whose WebSocket is missing or replaced still polls. */
+const OPEN = 1;
+export const liveOpen = () => socket !== null && socket.readyState === OPEN;
 
 /** Opens the stream, and opens it again after a drop (1 s, doubling to 30 s); polling covers the gaps. */
 export function connectLive(handlers: LiveHandlers, backoff = 1000): void {
