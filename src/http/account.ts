@@ -22,6 +22,7 @@ import { registerBillingRoutes } from "./billing";
 import { registerTaskRoutes } from "./v1/tasks";
 import { registerListRoutes } from "./v1/lists";
 import { registerLabelRoutes } from "./v1/labels";
+import { registerStreamRoutes } from "./v1/stream";
 import { registerEventRoutes } from "./account-events";
 import { registerNotificationRoutes } from "./account-notifications";
 
@@ -89,7 +90,14 @@ export function createAccountApp() {
   // (403 before 400 on a body) and its handler answers before those guards would run a second time.
   app.route(
     "/account",
-    routesFor(SESSION_TASKS, registerTaskRoutes, registerListRoutes, registerLabelRoutes, registerImportRoutes),
+    routesFor(
+      SESSION_TASKS,
+      registerTaskRoutes,
+      registerListRoutes,
+      registerLabelRoutes,
+      registerImportRoutes,
+      registerStreamRoutes,
+    ),
   );
   app.route(
     "/",

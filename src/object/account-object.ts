@@ -5,7 +5,8 @@ import type { AccountDb } from "./context";
 import { purgeAccount } from "./retention";
 import { feedTasks, isFeedToken } from "./feeds";
 import { forgetListing } from "./tasks/listing-memo";
-import { fireReminders, scheduleAllReminders, scheduleReminders } from "./tasks/reminders";
+import { scheduleAllReminders, scheduleReminders } from "./tasks/reminders";
+import { fireDueReminders } from "./fire-reminders";
 import { allowsLoopback } from "../domain/webhooks/address";
 import { enqueue } from "./webhooks/outbox";
 import { AppError } from "../domain/errors";
@@ -13,18 +14,19 @@ import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
 import { mailOn } from "../domain/mail/mailer";
-import { queueMail, sendDueMail } from "./mail/outbox";
+import { sendDueMail } from "./mail/outbox";
 import { readMailSettings } from "./mail/settings";
 import { exportLabels, exportLists, exportTaskPage } from "./export";
 import { listWebhooks } from "./webhooks/service";
-import { migrateInOrder } from "./migrate";
+import { hasTables, migrateInOrder } from "./migrate";
 import migrations from "./migrations/migrations";
 import { type MovedAccount, writeMovedAccount } from "./move-in";
 import { ACCOUNT_MISSING, failure, type Result } from "./result";
 import * as schema from "./schema";
-import { nextAlarmAt } from "./scheduler";
+import { nextAlarmAt, setAlarmFor } from "./scheduler";
 import { type VerbArgs, type VerbName, type VerbValue, verbOf } from "./verbs";
 import { runRaising } from "./verbs/events";
+import { acceptStream, afterChange, broadcast, onMessage } from "./stream";
 
 const { account, apiKeys, connections } = schema;
 
@@ -61,6 +63,8 @@ export class AccountObject extends DurableObject<Env> {
     // alone is 180 KiB. So a new object stays empty, and answers ACCOUNT_MISSING, until sign-up (`init`) or the
     // move from D1 (`moveIn`) gives it its account; an object that has tables runs the migrations it lacks.
     this.migrated = hasTables(ctx.storage);
+    // The stream's heartbeat is answered by the runtime: a hibernated object is never woken by it.
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
     // The only wait no call may pass: the object's own SQLite, never a network call (Rules of Durable Objects).
     if (this.migrated) void ctx.blockConcurrencyWhile(async () => migrateInOrder(ctx.storage, migrations));
   }
@@ -99,14 +103,16 @@ export class AccountObject extends DurableObject<Env> {
       if (this.accountMissing()) return ACCOUNT_MISSING;
       const verb = verbOf(request.verb);
       const args = verb.prepare ? await verb.prepare(request.args) : request.args;
-      const value = this.ctx.storage.transactionSync(() => {
+      const { value, events } = this.ctx.storage.transactionSync(() => {
         const actor = authorize(this.db, request.credential, verb.needsMax);
         const { value, raised } = runRaising({ db: this.db, ...actor }, verb, args);
         const now = Date.now();
         enqueue(this.db, raised.events, now);
         scheduleReminders(this.db, raised.tasks, now);
-        return value;
+        return { value, events: raised.events };
       });
+      // Committed: only now do the open sockets hear of it (stream.ts); a throw above sent nothing.
+      broadcast(this.ctx, this.db, events);
       // A write may have added work at a known time: an event, a reminder, a tombstone, a replay record.
       // A read adds none (verbs.test.ts holds every read to changing no row), so it leaves the alarm be.
       if (verb.writes) await this.schedule();
@@ -145,11 +151,22 @@ export class AccountObject extends DurableObject<Env> {
     try {
       if (this.accountMissing()) return ACCOUNT_MISSING;
       this.ctx.storage.transactionSync(() => applyChange(this.db, change));
+      afterChange(this.ctx, this.db, change);
       await this.schedule(); // a digest's time may have moved
       return { ok: true, value: null };
     } catch (e) {
       return failure(e);
     }
+  }
+
+  /** The stream's upgrade, forwarded by the Worker (http/v1/stream.ts): a hibernatable socket (stream.ts). */
+  override async fetch(request: Request): Promise<Response> {
+    if (this.accountMissing()) return Response.json(ACCOUNT_MISSING, { status: 401 });
+    return acceptStream(this.ctx, this.db, request);
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    onMessage(this.db, ws, message);
   }
 
   /** The bench's object floor (GET /_bench/object, src/http/bench.ts): a call that does nothing, the hop alone. */
@@ -239,13 +256,10 @@ export class AccountObject extends DurableObject<Env> {
     if (!row || row.erasedAt) return;
     // Retention runs on every alarm (three indexed deletes: microseconds), whichever job set it.
     this.ctx.storage.transactionSync(() => purgeAccount(this.db));
-    this.ctx.storage.transactionSync(() => {
-      const fired = fireReminders(this.db, now);
-      // Events are a Max feature: a lapsed account's reminders pass without one.
-      if (row.maxActive) enqueue(this.db, fired, now);
-      queueMail(this.db, fired, now, Boolean(row.maxActive) && mailOn(this.env));
-    });
-    await sendDueMail(this.ctx.storage, this.db, this.env, mailOn(this.env), now);
+    const mail = mailOn(this.env);
+    const fired = fireDueReminders(this.ctx.storage, this.db, { maxActive: Boolean(row.maxActive), mail, now });
+    broadcast(this.ctx, this.db, fired);
+    await sendDueMail(this.ctx.storage, this.db, this.env, mail, now);
     // Not awaited: each attempt records itself and sets the alarm when it ends (delivery.ts), so a hung
     // receiver keeps no other webhook waiting. waitUntil keeps the object up while they are out.
     for (const sending of deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now, () => this.schedule())) {
@@ -268,25 +282,11 @@ export class AccountObject extends DurableObject<Env> {
     while (this.sending.size > 0) await Promise.allSettled([...this.sending]);
   }
 
-  /**
-   * Sets the alarm to the earliest due job (scheduler.ts), or deletes it when there is no work; a call
-   * that moved no due time writes nothing. Storage calls only: no network I/O.
-   */
-  private async schedule(): Promise<void> {
-    const at = nextAlarmAt(this.db);
-    const set = await this.ctx.storage.getAlarm();
-    if (at === set) return;
-    if (at === null) await this.ctx.storage.deleteAlarm();
-    else await this.ctx.storage.setAlarm(at);
-  }
+  /** The alarm at the earliest due job, or none (scheduler.ts `setAlarmFor`). */
+  private schedule = () => setAlarmFor(this.ctx.storage, this.db);
 
   /** Whether the object has no account row yet: never set up by sign-up, nor moved from D1. Reads only. */
   private accountMissing(): boolean {
     return !this.migrated || !this.db.select({ id: account.id }).from(account).get();
   }
 }
-
-/** Whether the object's SQLite has any table of its own (a read: an empty object stays empty). */
-const hasTables = (storage: DurableObjectStorage) =>
-  storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' LIMIT 1").toArray()
-    .length > 0;

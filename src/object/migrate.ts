@@ -36,3 +36,8 @@ export function migrateInOrder(storage: DurableObjectStorage, { journal, migrati
     }
   });
 }
+
+/** Whether the object's SQLite has any table of its own (a read: an empty object stays empty). */
+export const hasTables = (storage: DurableObjectStorage) =>
+  storage.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' LIMIT 1").toArray()
+    .length > 0;

@@ -26,3 +26,15 @@ export function nextAlarmAt(db: AccountDb): number | null {
   const due = [delivery, nextReminderAt(db), nextPurgeAt(db), nextMailAt(db)].filter((at): at is number => at !== null);
   return due.length ? Math.min(...due) : null;
 }
+
+/**
+ * Sets the alarm to the earliest due job (nextAlarmAt), or deletes it when there is no work; a call that moved no
+ * due time writes nothing. Storage calls only: no network I/O.
+ */
+export async function setAlarmFor(storage: DurableObjectStorage, db: AccountDb): Promise<void> {
+  const at = nextAlarmAt(db);
+  const set = await storage.getAlarm();
+  if (at === set) return;
+  if (at === null) await storage.deleteAlarm();
+  else await storage.setAlarm(at);
+}

@@ -15,7 +15,18 @@ import { defaultHook } from "./validation";
 /** The credential of an `Authorization: Bearer <credential>` header; shared with /mcp. */
 export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? "")?.[1];
 
-export const bearerToken = (c: Context) => bearerFromHeader(c.req.header("authorization"));
+/**
+ * The request's credential: its Authorization header, or, on a WebSocket upgrade only (a browser cannot
+ * set headers there), the subprotocol `todo.bearer.<credential>` it offers (GET /api/v1/stream). Never
+ * the URL, which logs and histories keep.
+ */
+export const bearerToken = (c: Context) =>
+  bearerFromHeader(c.req.header("authorization")) ?? bearerFromSubprotocol(c.req.raw.headers);
+
+export const bearerFromSubprotocol = (headers: Headers) =>
+  headers.get("upgrade")?.toLowerCase() === "websocket"
+    ? /(?:^|,)\s*todo\.bearer\.([^\s,]+)/.exec(headers.get("sec-websocket-protocol") ?? "")?.[1]
+    : undefined;
 
 /**
  * An API key as an account caller: format, checksum and MAC (no I/O; a forged key is refused and counted

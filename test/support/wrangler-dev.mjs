@@ -140,7 +140,8 @@ export async function startWranglerDev({ vars = {}, logLevel = "error" } = {}) {
       `wrangler dev did not answer on ${base} within 120 s.\n${log}`,
       120_000,
     );
-    return { base, adminToken, stop, mails: () => simulatedMails(log) };
+    // pgid: the process group (wrangler and its workerd), for a suite that reads their memory.
+    return { base, adminToken, stop, pgid: wrangler.pid, mails: () => simulatedMails(log) };
   } catch (error) {
     await stop();
     throw error;

@@ -1,11 +1,13 @@
 import { ApiError } from "../api";
 import { session } from "../session";
 import { type Move, type Task, type TaskInput, type TaskList, tasksApi } from "./api";
+import { connectLive, liveOpen, type Pushed } from "./live";
 
 /**
- * The page's copy of the account's tasks and lists, kept current with `since` syncs: one full read on
- * load, then only what changed (and what was deleted) every POLL_MS while the page is visible, and at
- * once when the tab comes back. The page's own writes land here as soon as they are answered.
+ * The page's copy of the account's tasks and lists: one full read on load, then each change as the
+ * account's live stream pushes it (live.ts). While the stream is not open, `since` syncs: only what
+ * changed (and what was deleted) every POLL_MS while the page is visible, and at once when the tab comes
+ * back. The page's own writes land here as soon as they are answered.
  */
 
 const POLL_MS = 12_000;
@@ -97,11 +99,38 @@ const syncSoon = (withLists: boolean) => {
   void sync(withLists);
 };
 
-/** Loads everything, then polls while the page is visible and syncs when the tab comes back. */
+/** A message of the live stream, applied as a `since` sync's answer would be; its serverTime is the next `since`. */
+function applyPushed(message: Pushed): void {
+  if (message.type === "error") return;
+  if (message.type === "sync") {
+    for (const task of message.data.tasks) keep(task);
+    for (const { id } of message.data.deleted) store.tasks.delete(id);
+    for (const list of message.data.lists) keepList(list);
+    for (const { id } of message.data.deletedLists) store.lists.delete(id);
+  } else if (message.type === "task.deleted") store.tasks.delete(message.data.id);
+  else if (message.type === "list.deleted") store.lists.delete(message.data.id);
+  else if (message.type.startsWith("task.") && "title" in message.data) {
+    keep(message.data);
+    if (message.data.next) keep(message.data.next);
+  } else if (message.type.startsWith("list.") && "name" in message.data) keepList(message.data as TaskList);
+  else return;
+  tasksSince = message.serverTime;
+  listsSince = message.serverTime;
+  changed();
+}
+
+/** Loads everything, then follows the live stream; polls only while it is not open, and syncs when the tab comes back. */
 export async function start(): Promise<void> {
   await loadAll();
   changed();
-  setInterval(() => syncSoon(++polls % LIST_POLL_EVERY === 0), POLL_MS);
+  connectLive({
+    token: () => session.get(),
+    since: () => tasksSince,
+    message: applyPushed,
+    // Revoked, lapsed or expired: a REST sync shows why (401 ends the page, 410 reloads everything).
+    ended: () => void sync(true),
+  });
+  setInterval(() => liveOpen() || syncSoon(++polls % LIST_POLL_EVERY === 0), POLL_MS);
   document.addEventListener("visibilitychange", () => syncSoon(true));
   window.addEventListener("focus", () => syncSoon(true));
   window.addEventListener("pagehide", flushDeletes);

@@ -10,6 +10,7 @@ import { registerLabelRoutes } from "./labels";
 import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
 import { registerRootRoute } from "./root";
+import { registerStreamRoutes } from "./stream";
 import { registerTaskRoutes } from "./tasks";
 import { registerWebhookRoutes } from "./webhooks";
 
@@ -30,6 +31,7 @@ export function createV1App() {
       registerLabelRoutes,
       registerWebhookRoutes,
       registerImportRoutes,
+      registerStreamRoutes,
     ),
   );
   // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.
