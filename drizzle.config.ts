@@ -8,6 +8,7 @@ export default defineConfig({
     "./src/control/billing-schema.ts",
     "./src/control/email-schema.ts",
     "./src/control/totp-schema.ts",
+    "./src/control/security-events-schema.ts",
   ],
   out: "./migrations",
 });

@@ -11,6 +11,7 @@ import { AppError } from "../domain/errors";
 import type { AppEnv } from "../transport/env";
 import { routesFor, SESSION, SESSION_TASKS, SIGN_IN, SIGN_OUT } from "./access";
 import { limitLogin, rememberDevice } from "../transport/sign-in";
+import { clearSessionCookie, offerSessionCookie } from "../transport/session-cookie";
 import { errorResponses } from "../transport/problem";
 import { ApiKeySummary, body, DataLocationField, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerDataRoutes } from "./account-data";
@@ -22,7 +23,7 @@ import { registerListRoutes } from "./v1/lists";
 import { registerLabelRoutes } from "./v1/labels";
 import { registerEventRoutes } from "./account-events";
 
-/** Routes for the account page. They take session tokens, never API keys. */
+/** Routes for the account page. They take session tokens (bearer or the pages' cookie), never API keys. */
 
 const Credentials = z.strictObject({
   email: z.email({ error: "must be an email address" }).max(254),
@@ -122,7 +123,10 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       security: [],
       request: body(SignUpBody),
       responses: {
-        201: { description: "Signed up and signed in.", ...json(SessionResult) },
+        201: {
+          description: "Signed up and signed in (the pages also get the session cookie).",
+          ...json(SessionResult),
+        },
         ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited"),
       },
     }),
@@ -131,6 +135,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
         userAgent: c.req.header("user-agent"),
       });
       rememberDevice(c, deviceToken);
+      offerSessionCookie(c, token);
       await sendVerification(c.var.db, c.env, account, publicOrigin(c.env, c.req.url), (work) =>
         c.executionCtx.waitUntil(work),
       );
@@ -154,7 +159,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
         }),
       ),
       responses: {
-        200: { description: "Signed in.", ...json(SessionResult) },
+        200: { description: "Signed in (the pages also get the session cookie).", ...json(SessionResult) },
         ...errorResponses(
           "validation_failed",
           "invalid_credentials",
@@ -173,6 +178,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
         userAgent: c.req.header("user-agent"),
       });
       rememberDevice(c, deviceToken);
+      offerSessionCookie(c, token);
       return c.json({ token, account: present(c.env, account) }, 200);
     },
   );
@@ -185,10 +191,14 @@ function registerSignOutRoute(app: OpenAPIHono<AppEnv>) {
       path: "/auth/logout",
       operationId: "logOut",
       security: session,
-      responses: { 204: { description: "Signed out." }, ...errorResponses("unauthorized") },
+      responses: {
+        204: { description: "Signed out; the session cookie is cleared." },
+        ...errorResponses("unauthorized"),
+      },
     }),
     async (c) => {
       await logOut(c.var.db, c.var.sessionId);
+      clearSessionCookie(c);
       return c.body(null, 204);
     },
   );
