@@ -8,11 +8,12 @@ import { refreshWebhooks, wireWebhooks } from "./webhooks";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
-import { session } from "./session";
+import { returnPath, session } from "./session";
 import { endpointsFor } from "./snippets";
 import { renderVerification, wireEmail } from "./email";
 import { askForSignInCode, renderTotp, signInCode, wireTotp } from "./totp";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
+import { refreshSecurityEvents, wireSignOutEverywhere } from "./security-events";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
 
@@ -124,6 +125,7 @@ async function enter(account: Account, focus: boolean): Promise<void> {
     refreshKeys(),
     refreshConnections((error) => handleError(error)),
     refreshSessions(control),
+    refreshSecurityEvents((error) => handleError(error)),
     refreshBilling(account, (error) => handleError(error)),
     refreshFeed((error) => handleError(error)),
     refreshWebhooks(account.membership.active, (error) => handleError(error)),
@@ -173,6 +175,9 @@ function wireAuthForm(
         const result = await submit(email, password);
         session.set(result.token);
         form.reset();
+        // Signed in from another page of this site (the tasks page's link): back there, unless the address waits.
+        const next = returnPath();
+        if (next && !renderVerification(result.account)) return window.location.assign(next);
         await enter(result.account, true);
       });
     } catch (error) {
@@ -261,6 +266,7 @@ async function start(): Promise<void> {
   );
   wireCreateKey();
   wireSignOut();
+  wireSignOutEverywhere(control.signedOut, (error) => handleError(error));
   wireFeed((error) => handleError(error));
   wireWebhooks((error) => handleError(error));
   wireAccountControl(control);

@@ -123,10 +123,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       security: [],
       request: body(SignUpBody),
       responses: {
-        201: {
-          description: "Signed up and signed in (the pages also get the session cookie).",
-          ...json(SessionResult),
-        },
+        201: { description: "Signed up and signed in (pages: also as a cookie).", ...json(SessionResult) },
         ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited"),
       },
     }),
@@ -159,7 +156,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
         }),
       ),
       responses: {
-        200: { description: "Signed in (the pages also get the session cookie).", ...json(SessionResult) },
+        200: { description: "Signed in (pages: also as a cookie).", ...json(SessionResult) },
         ...errorResponses(
           "validation_failed",
           "invalid_credentials",
@@ -191,10 +188,7 @@ function registerSignOutRoute(app: OpenAPIHono<AppEnv>) {
       path: "/auth/logout",
       operationId: "logOut",
       security: session,
-      responses: {
-        204: { description: "Signed out; the session cookie is cleared." },
-        ...errorResponses("unauthorized"),
-      },
+      responses: { 204: { description: "Signed out (its cookie cleared)." }, ...errorResponses("unauthorized") },
     }),
     async (c) => {
       await logOut(c.var.db, c.var.sessionId);

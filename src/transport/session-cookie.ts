@@ -10,16 +10,21 @@ import { publicOrigin } from "./public-origin";
  * bookmark of /tasks stays signed in and no script on the page can read it. `__Host-` binds it to this host
  * (Secure, Path=/, no Domain). Browsers refuse `__Host-` and Secure cookies over http, so on a local
  * http://localhost or 127.0.0.1 (wrangler dev) it is `todo_session`, without Secure. docs/security.md.
+ * Beside it goes `todo_signed_in=1`, with no secret and readable by the page (web/session.ts): so a signed-out
+ * visit knows it without a request that must fail.
  */
 export const SESSION_COOKIE = "__Host-todo_session";
 export const LOCAL_SESSION_COOKIE = "todo_session";
+const SIGNED_IN_COOKIE = "todo_signed_in";
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-function cookieFor(c: Context): { name: string; secure: boolean } {
+function cookieFor(c: Context): { name: string; hint: string; secure: boolean } {
   const url = new URL(c.req.url);
   const local = url.protocol === "http:" && LOCAL_HOSTS.has(url.hostname);
-  return local ? { name: LOCAL_SESSION_COOKIE, secure: false } : { name: SESSION_COOKIE, secure: true };
+  return local
+    ? { name: LOCAL_SESSION_COOKIE, hint: SIGNED_IN_COOKIE, secure: false }
+    : { name: SESSION_COOKIE, hint: `__Host-${SIGNED_IN_COOKIE}`, secure: true };
 }
 
 /** The session token the request's cookie carries, if any. */
@@ -27,13 +32,16 @@ export const sessionFromCookie = (c: Context) => getCookie(c, cookieFor(c).name)
 
 /** Sets (or, after a refresh, sets again: 30 days sliding) the session cookie. */
 export function setSessionCookie(c: Context, token: string) {
-  const { name, secure } = cookieFor(c);
-  setCookie(c, name, token, { path: "/", httpOnly: true, secure, sameSite: "Lax", maxAge: SESSION_DAYS * 86_400 });
+  const { name, hint, secure } = cookieFor(c);
+  const maxAge = SESSION_DAYS * 86_400;
+  setCookie(c, name, token, { path: "/", httpOnly: true, secure, sameSite: "Lax", maxAge });
+  setCookie(c, hint, "1", { path: "/", secure, sameSite: "Lax", maxAge });
 }
 
 export function clearSessionCookie(c: Context) {
-  const { name, secure } = cookieFor(c);
+  const { name, hint, secure } = cookieFor(c);
   deleteCookie(c, name, { path: "/", httpOnly: true, secure, sameSite: "Lax" });
+  deleteCookie(c, hint, { path: "/", secure, sameSite: "Lax" });
 }
 
 /**

@@ -31,6 +31,10 @@ describe("the session cookie", () => {
     const cookie = sessionCookieOf(res)!;
     expect(cookie).toBe(`${COOKIE}=${token}; Max-Age=2592000; Path=/; HttpOnly; Secure; SameSite=Lax`);
     expect(cookie).not.toMatch(/Domain=/i);
+    // The page's hint that it is signed in: no secret, readable by the page, gone with the session cookie.
+    expect(res.headers.getSetCookie()).toContain(
+      "__Host-todo_signed_in=1; Max-Age=2592000; Path=/; Secure; SameSite=Lax",
+    );
 
     const signup = await call("/auth/signup", {
       body: { email: `c-${crypto.randomUUID()}@example.com`, password: account.password },
@@ -111,6 +115,7 @@ describe("the session cookie", () => {
     const out = await call("/auth/logout", { method: "POST", ...withCookie(account.session, own) });
     expect(out.status).toBe(204);
     expect(sessionCookieOf(out)).toMatch(new RegExp(`^${COOKIE}=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax`));
+    expect(out.headers.getSetCookie()).toContain("__Host-todo_signed_in=; Max-Age=0; Path=/; Secure; SameSite=Lax");
     expect((await call("/account", withCookie(account.session))).status).toBe(401);
 
     const db = createDb(env.DB);
@@ -155,7 +160,7 @@ describe("every state-changing route a cookie authenticates refuses another orig
     const [method, path] = route.split(" ") as [string, string];
     const account = await signUp("csrf-walk");
     const db = createDb(env.DB);
-    const send = async (headers: Record<string, string>, token?: string) =>
+    const send = async (headers: Record<string, string>) =>
       app.fetch(
         new Request(`${BASE}${path}`, {
           method,
@@ -179,7 +184,7 @@ describe("every state-changing route a cookie authenticates refuses another orig
     await refused(await send({ ...(await cookie()), "Sec-Fetch-Site": "same-site" }));
     await refused(await send(await cookie()));
     // The site's own pages pass the guard (whatever the route then answers to an empty body).
-    for (const own of [{ Origin: BASE }, { "Sec-Fetch-Site": "same-origin" }]) {
+    for (const own of [{ Origin: BASE }, { "Sec-Fetch-Site": "same-origin" }] as Record<string, string>[]) {
       const res = await send({ ...(await cookie()), ...own });
       expect(res.status).not.toBe(401);
       if (res.status === 403) expect((await json(res)).code).not.toBe("forbidden_origin");
