@@ -8,6 +8,7 @@ import { AccountExport } from "./account-export";
 import { body, GivenPassword, json, session } from "./account-schemas";
 import { errorResponses } from "../transport/problem";
 import { publicOrigin } from "../transport/public-origin";
+import { clearSessionCookie } from "../transport/session-cookie";
 import { reauthenticate } from "../transport/sign-in";
 import { jsonBody } from "../transport/validation";
 
@@ -87,6 +88,7 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
           import("../oauth/provider").then(({ revokeGrants }) => revokeGrants(c.env, origin, account.id, grantIds)),
         );
       }
+      clearSessionCookie(c);
       return c.body(null, 204);
     },
   );
