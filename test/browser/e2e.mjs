@@ -450,9 +450,9 @@ async function main() {
         );
         const newPassword = `${password}-renewed`;
         // Keyboard only: fill both fields and press Enter.
-        await page.getByLabel("Current password").focus();
+        await page.locator("#password-form").getByLabel("Current password").focus();
         await page.keyboard.type(password);
-        await page.getByLabel("New password").focus();
+        await page.locator("#password-form").getByLabel("New password").focus();
         await page.keyboard.type(newPassword);
         await page.keyboard.press("Enter");
         await until(
