@@ -9,6 +9,7 @@ export default defineConfig({
     "./src/control/email-schema.ts",
     "./src/control/totp-schema.ts",
     "./src/control/passkey-schema.ts",
+    "./src/control/security-events-schema.ts",
   ],
   out: "./migrations",
 });

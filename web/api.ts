@@ -37,6 +37,14 @@ export interface Session {
   current: boolean;
 }
 
+/** One entry of the account's audit trail, with its facts (`method`, `address`, `app`, `name`). */
+export interface SecurityEvent {
+  type: string;
+  at: string;
+  device?: string;
+  [fact: string]: string | number | boolean | null | undefined;
+}
+
 /** An app connected over OAuth (a hosted agent's connector). */
 export interface Connection {
   id: string;
@@ -134,8 +142,9 @@ function toApiError(status: number, body: unknown): ApiError {
 export interface CallOptions {
   method?: string;
   body?: unknown;
+  /** The page's signed-in marker (web/session.ts), never sent: the session travels in its HttpOnly cookie. */
   token?: string | null;
-  /** Sign-up and sign-in only: send and keep the HttpOnly device cookie that spares this browser a lockout by strangers. */
+  /** Sign-up and sign-in: they set the session cookie, and the device cookie that spares this browser a lockout. */
   deviceCookie?: boolean;
   /** Further request headers (the tasks page: If-Match, Idempotency-Key). */
   headers?: Record<string, string>;
@@ -149,15 +158,14 @@ async function send(path: string, options: CallOptions): Promise<Response> {
   const headers: Record<string, string> = { Accept: "application/json", ...options.headers };
   if (options.body !== undefined) headers["Content-Type"] = "application/json";
   if (options.upload) headers["Content-Type"] = options.upload.type;
-  // The session token travels only in this header: never in a URL, never in a cookie.
-  if (options.token) headers.Authorization = `Bearer ${options.token}`;
   let response: Response;
   try {
     response = await fetch(path, {
       method: options.method ?? "GET",
       headers,
       body: options.upload?.file ?? (options.body === undefined ? null : JSON.stringify(options.body)),
-      credentials: options.deviceCookie ? "same-origin" : "omit",
+      // The session cookie (HttpOnly, SameSite=Lax) goes with every call to this site, never to another.
+      credentials: "same-origin",
       cache: "no-store",
       keepalive: options.keepalive ?? false,
     });
@@ -215,6 +223,9 @@ export const api = {
   listSessions: (token: string) => call<{ data: Session[] }>("/account/sessions", { token }).then((r) => r.data),
   endSession: (token: string, id: string) =>
     call<void>(`/account/sessions/${encodeURIComponent(id)}`, { method: "DELETE", token }),
+  endAllSessions: (token: string) => call<void>("/account/sessions", { method: "DELETE", token }),
+  listSecurityEvents: (token: string) =>
+    call<{ data: SecurityEvent[] }>("/account/security-events", { token }).then((r) => r.data),
   changePassword: (token: string, body: ({ currentPassword: string } | { passkey: Json }) & { newPassword: string }) =>
     call<void>("/account/password", { method: "POST", body, token }),
   exportAccount: (token: string) => download("/account/export", token),

@@ -9,13 +9,14 @@ import { refreshWebhooks, wireWebhooks } from "./webhooks";
 import { announce, busy, byId, formatDateTime, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { confirmRevoke, hideNewKey, renderKeys, showNewKey } from "./keys";
-import { session } from "./session";
+import { returnPath, session } from "./session";
 import { endpointsFor } from "./snippets";
 import { renderVerification, wireEmail } from "./email";
 import { askForSignInCode, renderTotp, signInCode, wireTotp } from "./totp";
 import { refreshPasskeys, wirePasskeys } from "./passkeys";
 import { armPasskeyAutofill, endPasskeyAutofill, wirePasskeySignIn } from "./passkey-sign-in";
 import { renderTimeZone, wireTimeZone } from "./time-zone";
+import { refreshSecurityEvents, wireSignOutEverywhere } from "./security-events";
 
 /** The account page: sign-up/sign-in, membership, and the AI connection section. */
 
@@ -130,6 +131,7 @@ async function enter(account: Account, focus: boolean): Promise<void> {
     refreshConnections((error) => handleError(error)),
     refreshSessions(control),
     refreshPasskeys(handleError),
+    refreshSecurityEvents((error) => handleError(error)),
     refreshBilling(account, (error) => handleError(error)),
     refreshFeed((error) => handleError(error)),
     refreshNotifications((error) => handleError(error)),
@@ -180,6 +182,9 @@ function wireAuthForm(
         const result = await submit(email, password);
         session.set(result.token);
         form.reset();
+        // Signed in from another page of this site (the tasks page's link): back there, unless the address waits.
+        const next = returnPath();
+        if (next && !renderVerification(result.account)) return window.location.assign(next);
         await enter(result.account, true);
       });
     } catch (error) {
@@ -268,6 +273,7 @@ async function start(): Promise<void> {
   );
   wireCreateKey();
   wireSignOut();
+  wireSignOutEverywhere(control.signedOut, (error) => handleError(error));
   wireFeed((error) => handleError(error));
   wireNotifications((error) => handleError(error));
   wireWebhooks((error) => handleError(error));

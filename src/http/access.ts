@@ -14,6 +14,7 @@ import { errorResponses } from "../transport/problem";
 import { TaskChange } from "./v1/tasks";
 import { documentKeyRateLimit, limitAccount, limitAuthByIp } from "../transport/rate-limit";
 import { noStore } from "./security-headers";
+import { refuseForeignCookieRequests } from "../transport/session-cookie";
 import { defaultHook, jsonBodies, optionalBody, uploadBody } from "../transport/validation";
 
 /**
@@ -52,10 +53,13 @@ export const API_KEY: Access = {
   },
 };
 
-/** The account page's routes: the session, then its account's rate limit, then the body (401, 429, 400). */
+/**
+ * The account page's routes: the session (a bearer token, or the pages' cookie from this site's own pages
+ * only: `refuseForeignCookieRequests`), then its account's rate limit, then the body (401, 403, 429, 400).
+ */
 export const SESSION: Access = {
   credentials: "session",
-  guards: [privateCors, noStore, requireSession, limitAccount, jsonBodies()],
+  guards: [privateCors, noStore, requireSession, refuseForeignCookieRequests, limitAccount, jsonBodies()],
 };
 
 /**
@@ -65,13 +69,16 @@ export const SESSION: Access = {
  */
 export const SESSION_TASKS: Access = {
   credentials: "session",
-  guards: [privateCors, noStore, requireSession, limitAccount, callerBodies],
+  guards: [privateCors, noStore, requireSession, refuseForeignCookieRequests, limitAccount, callerBodies],
   hook: authenticateBeforeRejecting,
   document: documentSessionTasks,
 };
 
 /** Signing out needs the session and nothing else: no body, and no account budget that could keep a session alive. */
-export const SIGN_OUT: Access = { credentials: "session", guards: [privateCors, noStore, requireSession] };
+export const SIGN_OUT: Access = {
+  credentials: "session",
+  guards: [privateCors, noStore, requireSession, refuseForeignCookieRequests],
+};
 
 /** Signing up and in: public by nature, so limited per client IP before the body is read. */
 export const SIGN_IN: Access = {

@@ -9,6 +9,7 @@ import { body, json, session } from "./account-schemas";
 import { confirmationFields, exactlyOneProof } from "./passkey-schemas";
 import { errorResponses } from "../transport/problem";
 import { publicOrigin } from "../transport/public-origin";
+import { clearSessionCookie } from "../transport/session-cookie";
 import { reauthenticate } from "../transport/sign-in";
 import { jsonBody } from "../transport/validation";
 
@@ -88,6 +89,7 @@ export function registerDataRoutes(app: OpenAPIHono<AppEnv>) {
           import("../oauth/provider").then(({ revokeGrants }) => revokeGrants(c.env, origin, account.id, grantIds)),
         );
       }
+      clearSessionCookie(c);
       return c.body(null, 204);
     },
   );

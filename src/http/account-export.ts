@@ -6,7 +6,7 @@ import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
 import { Webhook } from "../domain/webhooks/schemas";
 import { ConnectionSummary } from "./account-connections";
-import { ApiKeySummary, DataLocationField, Membership, SessionSummary } from "./account-schemas";
+import { ApiKeySummary, DataLocationField, Membership, SecurityEvent, SessionSummary } from "./account-schemas";
 
 /**
  * The shape of `GET /account/export`, published as JSON Schema in the OpenAPI document. The
@@ -76,6 +76,10 @@ export const AccountExport = z
     webhooks: z
       .array(Webhook)
       .openapi({ description: "Every webhook: URL, events, description, state. Never a signing secret." }),
+    securityEvents: z.array(SecurityEvent).openapi({
+      description:
+        "The account's security events of the last 90 days (sign-ins, password and email changes, …), newest first.",
+    }),
     tasks: z
       .array(Task.extend({ createdAt: Timestamp.meta({ description: "When the task was created." }) }))
       .openapi({ description: "Every task, completed ones included, in id order. Deleted tasks are not included." }),
@@ -83,5 +87,5 @@ export const AccountExport = z
   .openapi("AccountExport", {
     description:
       "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists` and " +
-      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks` and `labels`.",
+      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks`, `labels` and `securityEvents`.",
   });

@@ -19,6 +19,7 @@ import type { AppEnv } from "../transport/env";
 import { errorResponses } from "../transport/problem";
 import { publicOrigin } from "../transport/public-origin";
 import { consume, RATE_POLICIES } from "../transport/rate-limit";
+import { offerSessionCookie } from "../transport/session-cookie";
 import { rememberDevice } from "../transport/sign-in";
 import { body, json, session } from "./account-schemas";
 import { PasskeyAssertion, PasskeyName, PasskeyRegistration, PasskeySummary } from "./passkey-schemas";
@@ -203,8 +204,13 @@ export const passkeySignInRoutes =
           `passkey:${await sha256Hex(response.id)}`,
           "sign-in attempts per passkey",
         );
-        const signedIn = await logInWithPasskey(c.var.db, rpOf(c), response, { userAgent: c.req.header("user-agent") });
+        const signedIn = await logInWithPasskey(c.var.db, rpOf(c), response, {
+          userAgent: c.req.header("user-agent"),
+          method: "passkey",
+        });
         rememberDevice(c, signedIn.deviceToken);
+        // The page's session, as after a password sign-in (transport/session-cookie.ts).
+        offerSessionCookie(c, signedIn.token);
         return c.json(answer.present(c.env, signedIn) as never, 200);
       },
     );

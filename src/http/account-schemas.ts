@@ -49,3 +49,21 @@ export const SessionSummary = z
     current: z.boolean().openapi({ description: "True for the session that sent this request." }),
   })
   .openapi("Session");
+
+export const SecurityEvent = z
+  .object({
+    type: z.string().openapi({
+      description:
+        "signed_up, signed_in, password_changed, password_reset, email_change_requested, email_changed, totp_enabled, totp_disabled, passkey_added, passkey_removed, session_ended, signed_out_everywhere, oauth_connected.",
+    }),
+    at: z.string().openapi({ description: "When (RFC 3339 UTC)." }),
+    device: z
+      .string()
+      .optional()
+      .openapi({ description: "The browser or client that did it, as it named itself (sign-ins)." }),
+  })
+  .catchall(z.union([z.string(), z.number(), z.boolean(), z.null()]))
+  .openapi("SecurityEvent", {
+    description:
+      "One event of the account's audit trail (kept 90 days), with its facts beside: `method` of a sign-in, `address` of an email change, `app` of an OAuth connection.",
+  });

@@ -1,15 +1,20 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { changePassword } from "../control/accounts/reauthentication";
-import { endSession, listSessions } from "../control/accounts/sessions";
+import { endAllSessions, endSession, listSessions } from "../control/accounts/sessions";
+import { listSecurityEvents } from "../control/security-events";
+import { clearSessionCookie } from "../transport/session-cookie";
 import type { AppEnv } from "../transport/env";
-import { body, json, NewPassword, session, SessionSummary } from "./account-schemas";
+import { body, json, NewPassword, SecurityEvent, session, SessionSummary } from "./account-schemas";
 import { confirmationFields, exactlyOneProof } from "./passkey-schemas";
 import { errorResponses } from "../transport/problem";
 import { publicOrigin } from "../transport/public-origin";
 import { reauthenticate } from "../transport/sign-in";
 
-/** The account's sessions (see them, end one: a lost laptop) and its password. Guards: SESSION (access.ts). */
+/**
+ * The account's sessions (see them, end one: a lost laptop; or all), its security events and its password.
+ * Guards: SESSION (access.ts).
+ */
 
 const PasswordChange = z
   .strictObject({
@@ -52,6 +57,44 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
       await endSession(c.var.db, c.var.caller.accountId, c.req.valid("param").id);
       return c.body(null, 204);
     },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete",
+      path: "/account/sessions",
+      operationId: "endAllSessions",
+      security: session,
+      responses: {
+        204: {
+          description:
+            "Signed out everywhere: every session, this one too, fails from the next request on. API keys and OAuth connections stay.",
+        },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      await endAllSessions(c.var.db, c.var.caller.accountId, { userAgent: c.req.header("user-agent") });
+      clearSessionCookie(c);
+      return c.body(null, 204);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/account/security-events",
+      operationId: "listSecurityEvents",
+      security: session,
+      responses: {
+        200: {
+          description: "The account's security events of the last 90 days, newest first.",
+          ...json(z.object({ data: z.array(SecurityEvent) })),
+        },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
+    }),
+    async (c) => c.json({ data: await listSecurityEvents(c.var.db, c.var.caller.accountId) }, 200),
   );
 
   app.openapi(

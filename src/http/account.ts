@@ -12,6 +12,7 @@ import type { AppEnv } from "../transport/env";
 import { routesFor, SESSION, SESSION_TASKS, SIGN_IN, SIGN_OUT } from "./access";
 import { registerImportRoutes } from "./v1/import";
 import { limitLogin, rememberDevice } from "../transport/sign-in";
+import { clearSessionCookie, offerSessionCookie } from "../transport/session-cookie";
 import { errorResponses } from "../transport/problem";
 import { body, DataLocationField, json, Membership, NewPassword, session } from "./account-schemas";
 import { registerApiKeyRoutes } from "./account-keys";
@@ -26,7 +27,7 @@ import { registerStreamRoutes } from "./v1/stream";
 import { registerEventRoutes } from "./account-events";
 import { registerNotificationRoutes } from "./account-notifications";
 
-/** Routes for the account page. They take session tokens, never API keys. */
+/** Routes for the account page. They take session tokens (bearer or the pages' cookie), never API keys. */
 
 const Credentials = z.strictObject({
   email: z.email({ error: "must be an email address" }).max(254),
@@ -128,7 +129,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
       security: [],
       request: body(SignUpBody),
       responses: {
-        201: { description: "Signed up and signed in.", ...json(SessionResult) },
+        201: { description: "Signed up and signed in (pages: also as a cookie).", ...json(SessionResult) },
         ...errorResponses("validation_failed", "email_taken", "payload_too_large", "rate_limited"),
       },
     }),
@@ -137,6 +138,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
         userAgent: c.req.header("user-agent"),
       });
       rememberDevice(c, deviceToken);
+      offerSessionCookie(c, token);
       await sendVerification(c.var.db, c.env, account, publicOrigin(c.env, c.req.url), (work) =>
         c.executionCtx.waitUntil(work),
       );
@@ -160,7 +162,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
         }),
       ),
       responses: {
-        200: { description: "Signed in.", ...json(SessionResult) },
+        200: { description: "Signed in (pages: also as a cookie).", ...json(SessionResult) },
         ...errorResponses(
           "validation_failed",
           "invalid_credentials",
@@ -179,6 +181,7 @@ function registerSignInRoutes(app: OpenAPIHono<AppEnv>) {
         userAgent: c.req.header("user-agent"),
       });
       rememberDevice(c, deviceToken);
+      offerSessionCookie(c, token);
       return c.json({ token, account: present(c.env, account) }, 200);
     },
   );
@@ -191,10 +194,11 @@ function registerSignOutRoute(app: OpenAPIHono<AppEnv>) {
       path: "/auth/logout",
       operationId: "logOut",
       security: session,
-      responses: { 204: { description: "Signed out." }, ...errorResponses("unauthorized") },
+      responses: { 204: { description: "Signed out (its cookie cleared)." }, ...errorResponses("unauthorized") },
     }),
     async (c) => {
       await logOut(c.var.db, c.var.sessionId);
+      clearSessionCookie(c);
       return c.body(null, 204);
     },
   );

@@ -11,6 +11,7 @@ import { AppError } from "../domain/errors";
 import type { AppEnv } from "./env";
 import { failedKeyAttempt, limitApiKey, type RateHeaders } from "./rate-limit";
 import { defaultHook } from "./validation";
+import { sessionFromCookie, setSessionCookie } from "./session-cookie";
 
 /** The credential of an `Authorization: Bearer <credential>` header; shared with /mcp. */
 export const bearerFromHeader = (header: string | null | undefined) => /^Bearer[ ]+(\S+)\s*$/i.exec(header ?? "")?.[1];
@@ -87,13 +88,21 @@ export function authenticateBeforeRejecting<T>(
 }
 
 /**
- * Session token from POST /auth/login or /auth/signup; API keys are refused here. The session's account
- * is also the request's caller: its object checks Max on every task call (403 `max_required`), so a
- * lapse applies at once.
+ * Session token from POST /auth/login or /auth/signup, as a bearer token (scripts) or the pages' cookie
+ * (session-cookie.ts); a bearer header wins. API keys are refused here. The session's account is also the
+ * request's caller: its object checks Max on every task call (403 `max_required`), so a lapse applies at once.
+ * A refresh (at most once a minute) starts the session's 30 days again, and sends the cookie again with them.
  */
 export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const session = await authenticateSession(c.var.db, bearerToken(c));
-  if (session.touch) c.executionCtx.waitUntil(session.touch().catch(() => undefined));
+  const bearer = bearerToken(c);
+  const token = bearer ?? sessionFromCookie(c);
+  const session = await authenticateSession(c.var.db, token);
+  const via = bearer ? "bearer" : "cookie";
+  if (session.touch) {
+    c.executionCtx.waitUntil(session.touch().catch(() => undefined));
+    if (via === "cookie") setSessionCookie(c, token!);
+  }
+  c.set("sessionVia", via);
   c.set("sessionId", session.sessionId);
   c.set("caller", { env: c.env, accountId: session.accountId, credential: { kind: "session" } });
   await next();

@@ -10,6 +10,8 @@ export interface AppVariables {
    */
   caller: AccountCaller;
   sessionId: string;
+  /** How `requireSession` found the session: a bearer header (scripts) or the pages' cookie (CSRF-checked). */
+  sessionVia: "bearer" | "cookie";
   /** Set before the guards for a route whose OpenAPI body is `required: false`: an empty body reads as `{}`. */
   bodyOptional: boolean;
   /** Set before the guards for a route that declares a body other than JSON (an upload): it reads its body itself. */

@@ -95,6 +95,11 @@ describe("changing the address", () => {
     expect((await callWith(box.env, "/auth/verify", { body: { token }, ip: uniqueIp() })).status).toBe(204);
     const after = await accountOf(box, session);
     expect(after).toMatchObject({ email: newEmail, emailVerification: "verified" });
+    const audit = await callWith(box.env, "/account/security-events", { token: session });
+    expect((await audit.json<{ data: { type: string; address?: string }[] }>()).data.slice(0, 2)).toMatchObject([
+      { type: "email_changed", address: newEmail },
+      { type: "email_change_requested", address: newEmail },
+    ]);
     const login = await callWith(box.env, "/auth/login", {
       body: { email: newEmail, password: SEED_PASSWORD },
       ip: uniqueIp(),

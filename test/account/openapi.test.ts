@@ -59,12 +59,14 @@ describe("account routes in OpenAPI", () => {
       "labels",
       "lists",
       "membership",
+      "securityEvents",
       "sessions",
       "tasks",
       "webhooks",
     ]);
     expect(schema.required).toContain("tasks");
     expect(schema.required).toContain("lists");
+    expect(schema.required).toContain("securityEvents");
     expect(JSON.stringify(schema)).not.toMatch(/keyHash|tokenHash|passwordHash/);
   });
 });

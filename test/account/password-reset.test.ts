@@ -100,7 +100,10 @@ describe("POST /auth/password-reset/confirm", () => {
     expect((await confirm(box, token)).status).toBe(204);
     expect((await callWith(box.env, "/account", { token: session })).status).toBe(401);
     expect((await logIn(email, SEED_PASSWORD)).status).toBe(401);
-    expect((await logIn(email, NEW_PASSWORD)).status).toBe(200);
+    const signedIn = await logIn(email, NEW_PASSWORD);
+    expect(signedIn.status).toBe(200);
+    const audit = await callWith({}, "/account/security-events", { token: (await json(signedIn)).token });
+    expect((await json(audit)).data.slice(0, 2)).toMatchObject([{ type: "signed_in" }, { type: "password_reset" }]);
     expect((await callWith({}, "/api/v1/tasks", { token: key })).status).toBe(200);
     expect(box.to(email).at(-1)).toMatchObject({ subject: "Your password was reset" });
 

@@ -91,6 +91,11 @@ describe("one-time codes", () => {
     expect(off.status).toBe(204);
     expect((await logIn(user)).status).toBe(200);
     expect((await json(await call("/account", { token: user.session }))).totpEnabled).toBe(false);
+    // The account's audit trail has both, newest first.
+    const { data } = await json(await call("/account/security-events", { token: user.session }));
+    const types = data.map((e: { type: string }) => e.type);
+    expect(types.indexOf("totp_disabled")).toBeGreaterThanOrEqual(0);
+    expect(types.indexOf("totp_disabled")).toBeLessThan(types.indexOf("totp_enabled"));
   });
 
   it("code attempts are limited per account (5 a minute), counted before the code is checked", async () => {

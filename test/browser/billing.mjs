@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { chromium } from "playwright-core";
 import Stripe from "stripe";
 import { newCredentials } from "../support/accounts.mjs";
-import { root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
+import { root, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
 
 const artifacts = join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -101,7 +101,7 @@ async function main() {
   });
   const { token, account } = await signup.json();
   await page.goto(`${base}/`);
-  await page.evaluate((t) => sessionStorage.setItem("todo.session", t), token);
+  await usePageSession(page.context(), base, token);
   // Signed in, arriving as a max_required error sends people: at #billing (a new document, not a hash change).
   await page.goto(`${base}/#billing`);
   await page.reload();

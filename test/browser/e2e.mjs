@@ -6,7 +6,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { grantMax, newCredentials } from "../support/accounts.mjs";
-import { root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
+import { pageSession, root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
 
 const artifacts = join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -103,8 +103,12 @@ async function main() {
         await page.locator("#signed-in").waitFor();
         assert((await text(page, "#session-email")) === email, "signed-in email not shown");
         assert(page.url() === `${base}/`, `the URL changed: ${page.url()}`);
-        const stored = await page.evaluate(() => sessionStorage.getItem("todo.session"));
-        assert(stored && !page.url().includes(stored), "the session token must be in sessionStorage, not the URL");
+        const stored = await pageSession(context);
+        assert(stored && !page.url().includes(stored), "the session must be in its cookie, not the URL");
+        const cookie = (await context.cookies()).find((c) => c.name === "todo_session");
+        assert(cookie.httpOnly && cookie.sameSite === "Lax" && cookie.path === "/", "session cookie flags");
+        assert((await page.evaluate(() => sessionStorage.length)) === 0, "nothing in sessionStorage");
+        assert(!(await page.evaluate(() => document.cookie)).includes(stored), "the page's scripts cannot read it");
       },
     ],
     [
@@ -273,12 +277,9 @@ async function main() {
           "401 is not problem+json",
         );
         // Sign out, then back in: the membership is still Max.
-        await page.getByRole("button", { name: "Sign out" }).click();
+        await page.getByRole("button", { name: "Sign out", exact: true }).click();
         await page.locator("#sign-in-form").waitFor();
-        assert(
-          (await page.evaluate(() => sessionStorage.getItem("todo.session"))) === null,
-          "sign-out left the token behind",
-        );
+        assert((await pageSession(context)) === null, "sign-out left the token behind");
         await shot("08b-signed-out");
         // A wrong password shows the server's message in the form.
         const form = page.locator("#sign-in-form");
@@ -305,11 +306,8 @@ async function main() {
       async () => {
         // A task to find in the export, written with a fresh key through the API (once step 8's sign-in has landed).
         await page.locator("#signed-in").waitFor();
-        await until(
-          () => page.evaluate(() => sessionStorage.getItem("todo.session") !== null),
-          "no session after signing in again",
-        );
-        const token = await page.evaluate(() => sessionStorage.getItem("todo.session"));
+        await until(async () => (await pageSession(context)) !== null, "no session after signing in again");
+        const token = await pageSession(context);
         const created = await (
           await fetch(`${base}/account/api-keys`, {
             method: "POST",
@@ -463,7 +461,7 @@ async function main() {
         // Keyboard only: fill both fields and press Enter.
         await page.locator("#current-password").focus();
         await page.keyboard.type(password);
-        await page.getByLabel("New password").focus();
+        await page.locator("#password-form").getByLabel("New password").focus();
         await page.keyboard.type(newPassword);
         await page.keyboard.press("Enter");
         await until(
@@ -475,16 +473,13 @@ async function main() {
           "the page does not say the keys keep working",
         );
         await shot("10a-password-changed");
-        await page.getByRole("button", { name: "Sign out" }).click();
+        await page.getByRole("button", { name: "Sign out", exact: true }).click();
         const form = page.locator("#sign-in-form");
         await form.getByLabel("Email").fill(email);
         await form.getByLabel("Password").fill(newPassword);
         await form.getByRole("button", { name: "Sign in", exact: true }).click();
         await page.locator("#signed-in").waitFor();
-        await until(
-          () => page.evaluate(() => sessionStorage.getItem("todo.session") !== null),
-          "signing in with the new password failed",
-        );
+        await until(async () => (await pageSession(context)) !== null, "signing in with the new password failed");
         password = newPassword;
       },
     ],
@@ -518,10 +513,7 @@ async function main() {
         await page.getByRole("button", { name: "Delete my account" }).click();
         await page.locator("#sign-in-form").waitFor();
         assert((await text(page, "#notice")).includes("deleted"), "no notice that the account was deleted");
-        assert(
-          (await page.evaluate(() => sessionStorage.getItem("todo.session"))) === null,
-          "deletion left the token behind",
-        );
+        assert((await pageSession(context)) === null, "deletion left the token behind");
         const form = page.locator("#sign-in-form");
         await form.getByLabel("Email").fill(email);
         await form.getByLabel("Password").fill(password);

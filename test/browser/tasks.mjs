@@ -10,7 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { grantMax, newCredentials } from "../support/accounts.mjs";
-import { root, sleep, startWranglerDev, until } from "../support/wrangler-dev.mjs";
+import { pageSession, root, sleep, startWranglerDev, until } from "../support/wrangler-dev.mjs";
 
 const shots = process.env.SHOTS_DIR ?? join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -149,7 +149,7 @@ async function main() {
         await page.reload();
         await heading().filter({ hasText: "Today" }).waitFor();
         // An API key for the REST side of the test, made with the page's own session.
-        const session = await page.evaluate(() => sessionStorage.getItem("todo.session"));
+        const session = await pageSession(context);
         const made = await fetch(`${base}/account/api-keys`, {
           method: "POST",
           headers: { Authorization: `Bearer ${session}`, "Content-Type": "application/json" },

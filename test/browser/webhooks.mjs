@@ -10,7 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { accountWithKey } from "../support/accounts.mjs";
-import { root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
+import { root, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
 
 const shots = process.env.SHOTS_DIR ?? join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -101,7 +101,7 @@ async function main() {
   };
 
   await page.goto(`${base}/`);
-  await page.evaluate((t) => sessionStorage.setItem("todo.session", t), user.session);
+  await usePageSession(page.context(), base, user.session);
   await page.reload();
   await button("Add webhook").waitFor();
   await section.scrollIntoViewIfNeeded();

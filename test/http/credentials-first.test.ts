@@ -209,6 +209,9 @@ describe("body checks on every write route", () => {
       "POST /auth/verify": 400,
       "POST /auth/password-reset": 400,
       "POST /auth/password-reset/confirm": 400,
+      // Passkey sign-in: public, like /auth/login.
+      "POST /auth/passkey/options": 400,
+      "POST /auth/passkey": 400,
       // The OAuth authorize page's sign-in and consent form: public, like /auth/login.
       "POST /oauth/authorize": 400,
       // Stripe's webhook: public, its proof is the signature over the raw body; missing, it is 400 (docs/billing.md).

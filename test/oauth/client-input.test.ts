@@ -37,6 +37,12 @@ describe("a registered client_name", () => {
     const listed = await call("/account/connections", { token: user.session });
     const [connection] = ((await listed.json()) as { data: { clientName: string }[] }).data;
     expect(connection?.clientName).toBe("Good exe.gnp Agent[31m x");
+    // The account's security events name the new connection the same way.
+    const audit = await call("/account/security-events", { token: user.session });
+    expect(((await audit.json()) as { data: unknown[] }).data[0]).toMatchObject({
+      type: "oauth_connected",
+      app: "Good exe.gnp Agent[31m x",
+    });
   });
 
   it("turns line breaks and tabs into single spaces, and keeps other scripts and emoji", async () => {

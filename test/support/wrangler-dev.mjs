@@ -186,3 +186,19 @@ async function simulatedMails(log) {
     })),
   );
 }
+
+/**
+ * The pages' session cookie under wrangler dev (http://127.0.0.1: `todo_session`, src/transport/session-cookie.ts):
+ * the token a browser context holds, or null.
+ */
+export async function pageSession(context) {
+  return (await context.cookies()).find((c) => c.name === "todo_session")?.value ?? null;
+}
+
+/** Signs a browser context in with a session token, as POST /auth/login would: the cookie and the page's hint. */
+export async function usePageSession(context, base, token) {
+  await context.addCookies([
+    { name: "todo_session", value: token, url: base, httpOnly: true, sameSite: "Lax" },
+    { name: "todo_signed_in", value: "1", url: base, sameSite: "Lax" },
+  ]);
+}

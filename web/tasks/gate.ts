@@ -9,8 +9,8 @@ export function SignedOut({ message }: { message: string | null }) {
       ${message && html`<p class="alert alert--info" role="status">${message}</p>`}
       <div class="card">
         <p>Sign in to see and change your tasks.</p>
-        <p><a class="button" href="/#sign-in-title">Sign in</a></p>
-        <p class="hint">After signing in on your account page, come back with its “Your tasks” link. No account yet? You can create one there too.</p>
+        <p><a class="button" href="/?next=/tasks#sign-in-title">Sign in</a></p>
+        <p class="hint">After signing in you come back here. No account yet? You can create one there too.</p>
       </div>
     </section>
   `;

@@ -8,10 +8,11 @@ import { exportConnections } from "../connections/service";
 import { AppError } from "../../domain/errors";
 import { getAccount } from "./service";
 import { listSessions } from "./sessions";
+import { listSecurityEvents } from "../security-events";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions, connections, billing from D1; lists, labels and webhooks, without
+ * head (account, membership, keys, sessions, connections, billing, security events from D1; lists, labels and webhooks, without
  * their secrets, from the account's object) is
  * read at once, the tasks page by page from the object, so memory holds one page, never the whole
  * account. docs/scaling.md has the measurements.
@@ -19,7 +20,7 @@ import { listSessions } from "./sessions";
 export const EXPORT_FORMAT = "todo-export/2";
 
 export async function exportHead(db: Db, env: Env, accountId: string, currentSessionId: string) {
-  const [account, created, apiKeys, sessions, own, connections, billing] = await Promise.all([
+  const [account, created, apiKeys, sessions, own, connections, billing, securityEvents] = await Promise.all([
     getAccount(db, accountId),
     db.select({ createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).get(),
     listApiKeys(db, env, accountId),
@@ -27,6 +28,7 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     reachAccount(env, accountId, (object) => object.exportHead()),
     exportConnections(db, accountId),
     exportBilling(db, accountId),
+    listSecurityEvents(db, accountId, 10_000),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
   const { membership, ...rest } = account;
@@ -42,6 +44,7 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     connections,
     billing,
     webhooks: own.webhooks,
+    securityEvents,
   };
 }
 

@@ -3,6 +3,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { passkeys } from "../passkey-schema";
 import { nowSql } from "../schema";
+import { recordSecurityEvent } from "../security-events";
 import { AppError } from "../../domain/errors";
 import { loadWebAuthn } from "../../lazy/load";
 import { type Purpose, storeChallenge, takeChallenge } from "./passkey-challenges";
@@ -106,6 +107,7 @@ export async function addPasskey(
   };
   const [added] = await db.insert(passkeys).values(row).onConflictDoNothing().returning(summary);
   if (!added) throw refused("response.id", "this passkey is already registered");
+  await recordSecurityEvent(db, accountId, "passkey_added", { name: input.name });
   return added;
 }
 
@@ -123,8 +125,9 @@ export async function removePasskey(db: Db, accountId: string, id: string): Prom
   const gone = await db
     .delete(passkeys)
     .where(and(eq(passkeys.id, id), eq(passkeys.accountId, accountId)))
-    .returning({ id: passkeys.id });
+    .returning({ id: passkeys.id, name: passkeys.name });
   if (gone.length === 0) throw notFound();
+  await recordSecurityEvent(db, accountId, "passkey_removed", { name: gone[0]!.name });
 }
 
 const notFound = () => new AppError("not_found", "No passkey with this id in your account: see GET /account/passkeys.");

@@ -8,6 +8,7 @@ import { AppError } from "../../domain/errors";
 import { lastEmailTokenAt, newEmailToken, retireEmailTokens, useEmailToken } from "./email-tokens";
 import { hashPassword } from "./password";
 import { endOtherSessions } from "./sessions";
+import { recordSecurityEvent } from "../security-events";
 import { normalizeEmail } from "./service";
 import { type Defer, MAIL_OFF, RESEND_AFTER_S } from "./verification";
 
@@ -54,6 +55,7 @@ export async function confirmPasswordReset(db: Db, env: Env, token: string, newP
       .where(owner),
     endOtherSessions(db, link.accountId, ""),
     retireEmailTokens(db, link.accountId, ["reset"]),
+    recordSecurityEvent(db, link.accountId, "password_reset"),
   ]);
   defer(sendMail(env, passwordChangedNotice(link.address, env.CONTACT_EMAIL)));
   return { accountId: link.accountId, grantIds };

@@ -5,6 +5,7 @@ import { revokeAllConnections } from "../connections/service";
 import { AppError } from "../../domain/errors";
 import { hashPassword, verifyPassword } from "./password";
 import { endOtherSessions } from "./sessions";
+import { recordSecurityEvent } from "../security-events";
 
 /**
  * Acts that a stolen session must not be enough for (a new password, erasure) ask for the password
@@ -52,6 +53,7 @@ export async function changePassword(
   await db.batch([
     db.update(accounts).set({ passwordHash }).where(eq(accounts.id, account.id)),
     endOtherSessions(db, account.id, keepSessionId),
+    recordSecurityEvent(db, account.id, "password_changed"),
   ]);
   return { grantIds };
 }

@@ -12,9 +12,11 @@ import { activeMaxSql, setMembership, toMembership, type Membership } from "./me
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
 import { cutUserAgent, staleSessionSql, touchSession } from "./sessions";
 import { checkSecondFactor } from "./totp";
+import { recordSecurityEvent } from "../security-events";
 
 const SESSION_PREFIX = "todo_sess_";
-const SESSION_DAYS = 30;
+/** A session lives this long after it was last refreshed (sessions.ts `touchSession`): 30 days sliding. */
+export const SESSION_DAYS = 30;
 
 export interface AccountView {
   id: string;
@@ -32,8 +34,11 @@ export interface AccountView {
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
-/** A new session token and the (not yet executed) insert that stores only its hash. */
-async function newSession(db: Db, accountId: string, userAgent?: string | null) {
+/**
+ * A new session token and the (not yet executed) inserts that store only its hash and record the sign-in,
+ * with its device, in the account's security events.
+ */
+async function newSession(db: Db, accountId: string, client: ClientInfo, type: "signed_up" | "signed_in") {
   const token = SESSION_PREFIX + randomBase62(43);
   const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString();
   const insert = db.insert(sessions).values({
@@ -42,9 +47,10 @@ async function newSession(db: Db, accountId: string, userAgent?: string | null) 
     tokenHash: await sha256Hex(token),
     expiresAt,
     lastUsedAt: nowSql,
-    userAgent: cutUserAgent(userAgent),
+    userAgent: cutUserAgent(client.userAgent),
   });
-  return { token, insert };
+  const event = recordSecurityEvent(db, accountId, type, { device: client.userAgent, method: client.method });
+  return { token, inserts: [insert, event] as const };
 }
 
 /** A new session: its token, the account, and a device token for the client's next sign-in (device.ts). */
@@ -57,6 +63,8 @@ export interface SignedIn {
 /** The request a session starts from: only its User-Agent is kept, to tell sessions apart. */
 export interface ClientInfo {
   userAgent?: string | null;
+  /** How the person proved it was them, for the security events ("password" unless said). */
+  method?: "password" | "passkey";
 }
 
 export async function signUp(
@@ -88,7 +96,7 @@ export async function signUpWithPasswordHash(
   // The id carries the location, so every credential that names the account reaches its object directly.
   const id = newAccountId(dataLocation);
   const { passwordHash } = input;
-  const session = await newSession(db, id, client.userAgent);
+  const session = await newSession(db, id, { method: "password", ...client }, "signed_up");
   const fresh = { plan: "free", timeZone: "UTC" } as const;
   // The account's object first, as for every write a task request judges: made by this request, so it
   // lives near the person who signed up (or in the EU jurisdiction), with its account row from the sign-up
@@ -101,7 +109,7 @@ export async function signUpWithPasswordHash(
     await db.batch([
       db.insert(accounts).values({ id, email, passwordHash, timeZone: fresh.timeZone, dataLocation }),
       db.insert(memberships).values({ accountId: id, plan: fresh.plan }),
-      session.insert,
+      ...session.inserts,
     ]);
   } catch (e) {
     if (String((e as Error)?.message ?? e).includes("UNIQUE")) {
@@ -148,13 +156,17 @@ export async function logIn(
   const row = await verifyCredentials(db, input);
   // The second factor, when the account has one, before any session exists (totp.ts).
   await checkSecondFactor(db, { id: row.id, email: normalizeEmail(input.email) }, input.code);
-  return startSession(db, row, client);
+  return startSession(db, row, { method: "password", ...client });
 }
 
-/** The session of a sign-in whose credentials were judged: the password's (logIn) or a passkey's (passkeys.ts). */
+/**
+ * The session of a sign-in whose credentials were judged: the password's (logIn) or a passkey's (passkeys.ts),
+ * with the sign-in and its device in the security events. The page's cookie is set by the route
+ * (transport/session-cookie.ts `offerSessionCookie`).
+ */
 export async function startSession(db: Db, signer: DeviceSigner, client: ClientInfo = {}): Promise<SignedIn> {
-  const session = await newSession(db, signer.id, client.userAgent);
-  await session.insert;
+  const session = await newSession(db, signer.id, client, "signed_in");
+  await db.batch(session.inserts);
   return {
     token: session.token,
     account: (await getAccount(db, signer.id))!,
@@ -169,13 +181,14 @@ export async function knownDevice(db: Db, email: string, deviceToken: string): P
   return account && deviceNonce(account, deviceToken);
 }
 
-const SESSION_REQUIRED = "Sign in first: send `Authorization: Bearer <session token>` from POST /auth/login.";
+const SESSION_REQUIRED =
+  "Sign in first: send `Authorization: Bearer <session token>` from POST /auth/login (the pages use its cookie).";
 
 /** Session tokens are accepted only by /auth and /account routes; API keys are refused here and vice versa. */
 export interface SessionAuthentication {
   accountId: string;
   sessionId: string;
-  /** Set when lastUsedAt is over a minute old: refresh it off the response path. */
+  /** Set when lastUsedAt is over a minute old: refresh it (and its 30 days) off the response path. */
   touch?: () => Promise<unknown>;
 }
 
@@ -189,7 +202,7 @@ export async function authenticateSession(db: Db, token: string | undefined): Pr
     );
   if (!row) throw new AppError("unauthorized", SESSION_REQUIRED);
   const { stale, ...session } = row;
-  return stale ? { ...session, touch: () => touchSession(db, session.sessionId) } : session;
+  return stale ? { ...session, touch: () => touchSession(db, session.sessionId, SESSION_DAYS) } : session;
 }
 
 export async function logOut(db: Db, sessionId: string): Promise<void> {

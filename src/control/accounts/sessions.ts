@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { nowSql, sessions } from "../schema";
 import { AppError } from "../../domain/errors";
+import { recordSecurityEvent } from "../security-events";
 
 /** What a person sees of a session: never its token or hash. */
 export interface SessionSummary {
@@ -41,6 +42,18 @@ export async function endSession(db: Db, accountId: string, id: string): Promise
     .where(and(eq(sessions.id, id), eq(sessions.accountId, accountId), live()))
     .returning({ id: sessions.id });
   if (ended.length === 0) throw new AppError("not_found", "No active session with this id.");
+  await recordSecurityEvent(db, accountId, "session_ended");
+}
+
+/** "Sign out everywhere": every live session of the account, this one too; API keys and OAuth connections stay. */
+export async function endAllSessions(db: Db, accountId: string, client: { userAgent?: string | null }) {
+  await db.batch([
+    db
+      .update(sessions)
+      .set({ revokedAt: nowSql })
+      .where(and(eq(sessions.accountId, accountId), live())),
+    recordSecurityEvent(db, accountId, "signed_out_everywhere", { device: client.userAgent }),
+  ]);
 }
 
 /** The statement that ends every live session of the account but `keepId` (for a batch). */
@@ -56,5 +69,9 @@ export const endOtherSessions = (db: Db, accountId: string, keepId: string) =>
  */
 export const staleSessionSql = sql<number>`(${sessions.lastUsedAt} IS NULL OR ${sessions.lastUsedAt} < strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-60 seconds'))`;
 
-export const touchSession = (db: Db, id: string) =>
-  db.update(sessions).set({ lastUsedAt: nowSql }).where(eq(sessions.id, id));
+/** Used now: the session's 30 days start again (sliding), as the page's cookie does when it is sent again. */
+export const touchSession = (db: Db, id: string, days: number) =>
+  db
+    .update(sessions)
+    .set({ lastUsedAt: nowSql, expiresAt: sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ${`+${days} days`})` })
+    .where(and(eq(sessions.id, id), isNull(sessions.revokedAt)));

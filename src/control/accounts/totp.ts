@@ -1,5 +1,6 @@
 import { and, eq, isNull, lt } from "drizzle-orm";
 import type { Db } from "../db";
+import { recordSecurityEvent } from "../security-events";
 import { recoveryCodes, totpFactors } from "../totp-schema";
 import { nowSql } from "../schema";
 import { randomBase62, sha256Hex } from "../../domain/crypto";
@@ -81,6 +82,7 @@ export async function confirmTotp(db: Db, account: { id: string; email: string }
     db.update(totpFactors).set({ enabledAt: nowSql, lastStep: step }).where(eq(totpFactors.accountId, account.id)),
     db.delete(recoveryCodes).where(eq(recoveryCodes.accountId, account.id)),
     db.insert(recoveryCodes).values(rows),
+    recordSecurityEvent(db, account.id, "totp_enabled"),
   ]);
   return codes;
 }
@@ -134,5 +136,6 @@ export async function disableTotp(db: Db, account: { id: string; email: string }
   await db.batch([
     db.delete(totpFactors).where(eq(totpFactors.accountId, account.id)),
     db.delete(recoveryCodes).where(eq(recoveryCodes.accountId, account.id)),
+    recordSecurityEvent(db, account.id, "totp_disabled"),
   ]);
 }

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db";
 import { changeAccount } from "../account-client";
+import { recordSecurityEvent } from "../security-events";
 import { accounts, nowSql } from "../schema";
 import { mailOn, sendMail } from "../mail/mailer";
 import { emailChangeMail, emailChangeNotice, verificationMail } from "../mail/messages";
@@ -78,6 +79,7 @@ export async function verifyEmail(db: Db, env: Env, token: string): Promise<void
     await db.batch([
       db.update(accounts).set({ email: link.address, emailVerifiedAt: nowSql }).where(eq(accounts.id, link.accountId)),
       retireEmailTokens(db, link.accountId, ["verify", "email_change", "reset"]),
+      recordSecurityEvent(db, link.accountId, "email_changed", { address: link.address }),
     ]);
   } catch (e) {
     if (String((e as Error)?.message ?? e).includes("UNIQUE")) {
@@ -113,7 +115,11 @@ export async function requestEmailChange(
       { path: "email", message: "already registered" },
     ]);
   const link = await newEmailToken(db, account.id, "email_change", newEmail);
-  await db.batch([retireEmailTokens(db, account.id, ["email_change"]), link.insert]);
+  await db.batch([
+    retireEmailTokens(db, account.id, ["email_change"]),
+    link.insert,
+    recordSecurityEvent(db, account.id, "email_change_requested", { address: newEmail }),
+  ]);
   defer(sendMail(env, emailChangeMail(newEmail, account.email, verifyUrl(origin, link.token))));
   defer(sendMail(env, emailChangeNotice(account.email, newEmail, env.CONTACT_EMAIL)));
 }

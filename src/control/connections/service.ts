@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import { changeAccount, reachAccount } from "../account-client";
 import type { Db } from "../db";
+import { recordSecurityEvent } from "../security-events";
 import { nowSql, oauthConnections } from "../schema";
 import { AppError, isAppError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
@@ -74,6 +75,9 @@ export async function createConnection(db: Db, env: Env, input: NewConnection): 
       clientName: (plainClientName(input.clientName) || input.clientId).slice(0, MAX_CLIENT_NAME),
       redirectUri: input.redirectUri,
       scopes: input.scopes.join(" "),
+    }),
+    recordSecurityEvent(db, input.accountId, "oauth_connected", {
+      app: (plainClientName(input.clientName) || input.clientId).slice(0, MAX_CLIENT_NAME),
     }),
   ]);
 }
