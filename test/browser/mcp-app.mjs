@@ -2,7 +2,8 @@
 // code (test/browser/mcp-app-host/host.ts: AppBridge, PostMessageTransport, the 2.x client), against a
 // `wrangler dev` started here: the host reads ui://tasks/app.html through list_tasks's link and renders it in a
 // sandboxed iframe; the app shows a task made over REST, takes the host's theme variables, completes the task
-// through the bridge (complete_task), and REST sees it completed. The app's own CSP must hold: no violation.
+// through the bridge (complete_task), and REST sees it completed; served as for a tasks:read grant, its write
+// controls are disabled with the reason. The app's own CSP must hold: no violation.
 // Run: node test/browser/mcp-app.mjs (npm run assets first). Screenshot: artifacts/browser/mcp-app.png.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
@@ -60,15 +61,29 @@ async function main() {
   page.on("pageerror", (e) => problems.push(e.message));
   // The host page, on the Worker's own origin (so /mcp's Origin check passes as for any same-site page).
   const hostUrl = `${base}/__test/mcp-app-host.html`;
-  await page.route(hostUrl, (route) =>
+  let host = { base, key };
+  await page.route(`${hostUrl}*`, (route) =>
     route.fulfill({
       contentType: "text/html",
-      body: `<!doctype html><title>Test host</title><body><script>window.HOST=${JSON.stringify({ base, key })}</script><script type="module">${hostScript}</script></body>`,
+      body: `<!doctype html><title>Test host</title><body><script>window.HOST=${JSON.stringify(host)}</script><script type="module">${hostScript}</script></body>`,
     }),
   );
+  const app = page.frameLocator('iframe[title="Tasks app"]');
+
+  // As a tasks:read grant gets it: the task shows, every write control is disabled, and the reason is said.
+  host = { base, key, readOnly: true };
   await page.goto(hostUrl);
   await page.waitForFunction(() => window.hostReady === true);
-  const app = page.frameLocator('iframe[title="Tasks app"]');
+  const readOnlyBox = app.getByRole("checkbox", { name: "Done: Buy milk" });
+  await readOnlyBox.waitFor();
+  assert(await readOnlyBox.isDisabled(), "a read-only app's checkbox is disabled");
+  assert(await app.getByRole("button", { name: "Add" }).isDisabled(), "a read-only app's Add is disabled");
+  assert(await app.getByRole("button", { name: "Edit" }).isDisabled(), "a read-only app's Edit is disabled");
+  await app.getByRole("note").filter({ hasText: "may read tasks but not change them" }).waitFor();
+
+  host = { base, key };
+  await page.goto(hostUrl);
+  await page.waitForFunction(() => window.hostReady === true);
   const box = app.getByRole("checkbox", { name: "Done: Buy milk" });
   await box.waitFor();
   assert(await box.isEnabled(), "an API key's app may write");

@@ -7,12 +7,13 @@ import { AppBridge, getToolUiResourceUri, PostMessageTransport } from "@modelcon
 
 declare global {
   interface Window {
-    HOST: { base: string; key: string };
+    /** `readOnly`: serve the page as the server does for a tasks:read grant (test/mcp/app.test.ts checks the server's side). */
+    HOST: { base: string; key: string; readOnly?: boolean };
     hostReady?: boolean;
   }
 }
 
-const { base, key } = window.HOST;
+const { base, key, readOnly } = window.HOST;
 const client = new Client({ name: "test-host", version: "1.0.0" });
 await client.connect(
   new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
@@ -23,7 +24,10 @@ const { tools } = await client.listTools();
 const uri = getToolUiResourceUri(tools.find((tool) => tool.name === "list_tasks")!);
 if (!uri) throw new Error("list_tasks links no UI resource");
 const { contents } = await client.readResource({ uri });
-const html = (contents[0] as { text: string }).text;
+const served = (contents[0] as { text: string }).text;
+const html = readOnly
+  ? served.replace('name="tasks-access" content="write"', 'name="tasks-access" content="read"')
+  : served;
 const result = await client.callTool({ name: "list_tasks", arguments: {} });
 
 const bridge = new AppBridge(
