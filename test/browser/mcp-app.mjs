@@ -1,5 +1,5 @@
 // The tasks MCP App (issue 37 item 2) in chromium, inside a host page built from the ext-apps SDK's host-side
-// code (test/browser/mcp-app-host/host.ts: AppBridge, PostMessageTransport, the 2.x client), against a
+// code (test/browser/mcp-app-host/host.mjs: AppBridge, PostMessageTransport, the 2.x client), against a
 // `wrangler dev` started here: the host reads ui://tasks/app.html through list_tasks's link and renders it in a
 // sandboxed iframe; the app shows a task made over REST, takes the host's theme variables, completes the task
 // through the bridge (complete_task), and REST sees it completed; served as for a tasks:read grant, its write
@@ -35,7 +35,7 @@ async function main() {
   await mkdir(shots, { recursive: true });
   const { outputFiles } = await build({
     absWorkingDir: root,
-    entryPoints: ["test/browser/mcp-app-host/host.ts"],
+    entryPoints: ["test/browser/mcp-app-host/host.mjs"],
     bundle: true,
     write: false,
     format: "esm",

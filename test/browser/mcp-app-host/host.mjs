@@ -5,14 +5,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { AppBridge, getToolUiResourceUri, PostMessageTransport } from "@modelcontextprotocol/ext-apps/app-bridge";
 
-declare global {
-  interface Window {
-    /** `readOnly`: serve the page as the server does for a tasks:read grant (test/mcp/app.test.ts checks the server's side). */
-    HOST: { base: string; key: string; readOnly?: boolean };
-    hostReady?: boolean;
-  }
-}
-
+// window.HOST: { base, key, readOnly? }. `readOnly` serves the page as the server does for a tasks:read grant
+// (test/mcp/app.test.ts checks the server's side). The host sets window.hostReady once the view has its result.
 const { base, key, readOnly } = window.HOST;
 const client = new Client({ name: "test-host", version: "1.0.0" });
 await client.connect(
@@ -21,10 +15,10 @@ await client.connect(
   }),
 );
 const { tools } = await client.listTools();
-const uri = getToolUiResourceUri(tools.find((tool) => tool.name === "list_tasks")!);
+const uri = getToolUiResourceUri(tools.find((tool) => tool.name === "list_tasks"));
 if (!uri) throw new Error("list_tasks links no UI resource");
 const { contents } = await client.readResource({ uri });
-const served = (contents[0] as { text: string }).text;
+const served = contents[0].text;
 const html = readOnly
   ? served.replace('name="tasks-access" content="write"', 'name="tasks-access" content="read"')
   : served;
@@ -37,13 +31,13 @@ const bridge = new AppBridge(
   {
     hostContext: {
       theme: "dark",
-      styles: { variables: { "--color-background-primary": "rgb(1, 2, 3)" } as Record<string, string> },
+      styles: { variables: { "--color-background-primary": "rgb(1, 2, 3)" } },
     },
   },
 );
 bridge.oninitialized = async () => {
   await bridge.sendToolInput({ arguments: {} });
-  await bridge.sendToolResult(result as Parameters<AppBridge["sendToolResult"]>[0]);
+  await bridge.sendToolResult(result);
   window.hostReady = true;
 };
 
@@ -52,5 +46,5 @@ iframe.title = "Tasks app";
 iframe.sandbox.add("allow-scripts", "allow-forms");
 iframe.style.cssText = "width: 100%; height: 480px; border: 0";
 document.body.append(iframe);
-await bridge.connect(new PostMessageTransport(iframe.contentWindow!, iframe.contentWindow!));
+await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
 iframe.srcdoc = html;
