@@ -5,7 +5,7 @@ import type { ToolContext } from "../tools/descriptor";
 
 /**
  * The MCP App for tasks (issue 37 item 2): one self-contained HTML file built by scripts/build-app.mjs
- * into static assets, and read from there at request time (ASSETS), so its ~150 KiB gzip never enter the
+ * into static assets, and read from there at request time (ASSETS), so its ~115 KiB gzip never enter the
  * Worker's start-up bundle (250 KiB budget, scripts/check-bundle-size.mjs). list_tasks links to it with
  * `_meta.ui.resourceUri`; hosts without MCP Apps ignore the link.
  */
