@@ -3,11 +3,20 @@ import { sdk } from "./sdk";
 import type * as z from "zod";
 import { type JsonSchema, publishedSchema, type SchemaIo } from "./published-schema";
 import { validationError } from "../transport/validation";
+import { registerTasksApp } from "./app/resource";
 import { toolError } from "./errors";
 import { offersTool } from "./tool-scopes";
 import { type ToolContext, type ToolDescriptor, tools } from "./tools";
 
 export const SERVER_INFO = { name: "todo-calendar", version: "1.0.0" } as const;
+
+/**
+ * What the server advertises, and nothing it cannot deliver: the SDK turns `listChanged` on by default
+ * when a tool or resource is registered, but a server per request with no sessions and no GET stream
+ * (405) never sends a `list_changed` notification, and a connection's tools and resources never change
+ * (they follow its grant). No `subscribe` either. test/mcp/capabilities.test.ts exercises each one.
+ */
+export const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false } } as const;
 
 /** The tools every credential may call, with or without Max. */
 const PUBLIC_TOOLS = ["list_calendar_packs", "list_holidays"];
@@ -78,12 +87,22 @@ async function runTool(tool: ToolDescriptor, ctx: ToolContext, args: unknown) {
  * already refused with 403 before the SDK ran (handler.ts).
  */
 export function createServer(ctx: ToolContext): McpServer {
-  const server = new (sdk().McpServer)(SERVER_INFO, { instructions: instructionsFor(ctx.scopes) });
+  const server = new (sdk().McpServer)(SERVER_INFO, {
+    instructions: instructionsFor(ctx.scopes),
+    capabilities: structuredClone(CAPABILITIES),
+  });
   for (const { tool, inputSchema, outputSchema } of toolRegistrations()) {
     if (!offersTool(ctx.scopes, tool.name)) continue;
     server.registerTool(
       tool.name,
-      { title: tool.title, description: tool.description, inputSchema, outputSchema, annotations: tool.annotations },
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema,
+        outputSchema,
+        annotations: tool.annotations,
+        ...(tool._meta ? { _meta: tool._meta } : {}),
+      },
       async (args: unknown) => {
         try {
           return await runTool(tool, ctx, args);
@@ -93,5 +112,6 @@ export function createServer(ctx: ToolContext): McpServer {
       },
     );
   }
+  registerTasksApp(server, ctx);
   return server;
 }

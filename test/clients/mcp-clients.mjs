@@ -315,6 +315,23 @@ for (const generation of generations) {
         row.check(result.structuredContent, textOf(result));
       });
     }
+
+    // Issue 37: the tasks MCP App, listed and read as hosts do, with list_tasks linking to it.
+    test("resources/list and resources/read: the tasks MCP App", { timeout: TIMEOUT }, async () => {
+      const { client, tools } = sessions.max;
+      const uri = tools.find((tool) => tool.name === "list_tasks")?._meta?.ui?.resourceUri;
+      assert.equal(uri, "ui://tasks/app.html");
+      assert.notEqual(client.getServerCapabilities().tools?.listChanged, true, "no list_changed is ever sent");
+      const { resources } = await client.listResources();
+      assert.deepEqual(
+        resources.map((r) => [r.uri, r.mimeType]),
+        [[uri, "text/html;profile=mcp-app"]],
+      );
+      const { contents } = await client.readResource({ uri });
+      assert.equal(contents[0].mimeType, "text/html;profile=mcp-app");
+      assert.match(contents[0].text, /^<!doctype html>[\s\S]*default-src 'none'[\s\S]*<script type="module">/);
+      assert.match(contents[0].text, /<meta name="tasks-access" content="write">/);
+    });
   });
 }
 

@@ -36,6 +36,8 @@ export interface ToolDescriptor<I extends z.ZodType = z.ZodType, O extends z.Zod
   input: I;
   output: O;
   annotations: ToolHints;
+  /** tools/list `_meta`: list_tasks links its MCP App here (`ui.resourceUri`, src/mcp/app/resource.ts). */
+  _meta?: Record<string, unknown>;
   run(ctx: ToolContext, input: z.output<I>): Promise<z.input<O>>;
   /**
    * The result's text block: a compact rendering for models (src/mcp/render/), one renderer per kind

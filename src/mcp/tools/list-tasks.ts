@@ -4,6 +4,7 @@ import { Completed, Day, ListId, SearchQuery, Since, TaskId, Timestamp } from ".
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
 import type { ListTasksQuery } from "../../object/tasks/list";
 import { tasksOf } from "../../object/tasks/list";
+import { TASKS_APP_URI } from "../app/resource";
 import { renderPage } from "../render/tasks";
 import { defineTool } from "./descriptor";
 import { declaredField, forModel, ModelTask } from "./task-shape";
@@ -85,6 +86,7 @@ export const listTasksTool = defineTool({
     hint: z.string().optional(),
   }),
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  _meta: { ui: { resourceUri: TASKS_APP_URI } },
   async run(ctx, { lists, query: q, labels, ...filters }) {
     // REST's query names: `label` is repeatable there.
     const query = { ...filters, q, ...(labels ? { label: labels } : {}) } as ListTasksQuery;
