@@ -27,7 +27,7 @@ export const RATE_POLICIES = {
   /** Per device cookie on /auth/login, once strangers have used up the email's budget (see login-throttle.ts). */
   perDevice: { name: "per-device", binding: "LOGIN_LIMITER", quota: 5, window: 60 },
   /** Per account on the session routes (/account, /account/*), whichever of its sessions asks. */
-  perAccount: { name: "per-account", binding: "ACCOUNT_LIMITER", quota: 60, window: 60 },
+  perAccount: { name: "per-account", binding: "ACCOUNT_LIMITER", quota: 180, window: 60 },
   /** Per feed token on /feeds/*: a calendar app polls a feed every few minutes at most. */
   perFeed: { name: "per-feed", binding: "FEED_LIMITER", quota: 20, window: 60 },
   /** Per client IP on /feeds/*, all feeds together (a calendar service polls many users' feeds from one address). */
