@@ -136,7 +136,9 @@ const limitBy =
 /** Per client IP on the sign-up and sign-in routes, counted before the body is read. */
 export const limitAuthByIp = limitBy(
   RATE_POLICIES.perIp,
-  (c) => `auth:${clientIp(c.req.raw)}`,
+  // A passkey sign-in offer checks no credential, and the page asks for one on every signed-out load (the email
+  // field's autofill): it is counted in a bucket of its own, so page loads never use up the sign-in attempts.
+  (c) => `${c.req.path === "/auth/passkey/options" ? "auth-offer" : "auth"}:${clientIp(c.req.raw)}`,
   "sign-up and sign-in requests per client IP",
 );
 

@@ -8,7 +8,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { accountWithKey } from "../support/accounts.mjs";
-import { root, sleep, startWranglerDev, until } from "../support/wrangler-dev.mjs";
+import { root, sleep, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
 
 const shots = process.env.SHOTS_DIR ?? join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -60,9 +60,8 @@ async function main() {
   const reminders = section.getByLabel("Mail me each reminder");
 
   // Unverified: disabled, with the reason.
+  await usePageSession(page.context(), base, user.session);
   await page.goto(`${base}/`);
-  await page.evaluate((t) => sessionStorage.setItem("todo.session", t), user.session);
-  await page.reload();
   await section.getByText("Verify your email address first").waitFor();
   assert(await reminders.isDisabled(), "the control is enabled for an unverified address");
   await section.scrollIntoViewIfNeeded();

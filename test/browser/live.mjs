@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { chromium } from "playwright-core";
 import { accountWithKey } from "../support/accounts.mjs";
-import { sleep, startWranglerDev } from "../support/wrangler-dev.mjs";
+import { sleep, startWranglerDev, usePageSession } from "../support/wrangler-dev.mjs";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -64,7 +64,7 @@ async function main() {
   /** An open /tasks page on the "All" view, signed in with the account's session. */
   const openPage = async (blockWebSocket) => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript((token) => sessionStorage.setItem("todo.session", token), user.session);
+    await usePageSession(context, base, user.session);
     if (blockWebSocket)
       await context.addInitScript(() => {
         window.WebSocket = class {

@@ -89,7 +89,7 @@ async function main() {
   const signIn = page.locator("#sign-in-form");
   await signIn.getByLabel("Email").fill(email);
   await signIn.getByLabel("Password").fill(password);
-  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await signIn.getByRole("button", { name: "Sign in", exact: true }).click();
   await until(() => new URL(page.url()).pathname === "/tasks", `not back at /tasks: ${page.url()}`);
   await page.getByRole("heading", { name: "Tasks come with Max" }).waitFor();
   await shot(page, "02-back-at-tasks");
@@ -100,7 +100,7 @@ async function main() {
   await page.goto(`${base}/?next=//evil.example/`);
   await signIn.getByLabel("Email").fill(email);
   await signIn.getByLabel("Password").fill(password);
-  await signIn.getByRole("button", { name: "Sign in" }).click();
+  await signIn.getByRole("button", { name: "Sign in", exact: true }).click();
   await page.locator("#signed-in").waitFor();
   assert(new URL(page.url()).host === new URL(base).host, `left the site: ${page.url()}`);
 

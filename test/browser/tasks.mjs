@@ -10,7 +10,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { grantMax, newCredentials } from "../support/accounts.mjs";
-import { pageSession, root, sleep, startWranglerDev, until } from "../support/wrangler-dev.mjs";
+import { pageSession, root, sleep, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
 
 const shots = process.env.SHOTS_DIR ?? join(root, "artifacts", "browser");
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -207,9 +207,10 @@ async function main() {
         await dialog().waitFor({ state: "hidden" });
         const edited = await restTask("Buy oat milk and bread");
         assert(edited.notes === "Two litres" && edited.repeat === "FREQ=WEEKLY;BYDAY=MO", "edit not saved");
-        // 09:30 and 08:00 on the account's wall clock (Europe/Berlin, UTC+1 in March).
-        assert(Date.parse(edited.due) === Date.parse("2030-03-05T08:30:00Z"), `due: ${edited.due}`);
-        assert(Date.parse(edited.reminder) === Date.parse("2030-03-05T07:00:00Z"), `reminder: ${edited.reminder}`);
+        // 09:30 and 08:00 on the account's wall clock (Europe/Berlin, UTC+1 in March). 5 March 2030 is a Tuesday and the
+        // rule says Mondays: the first occurrence moves to Monday 11 March, the reminder with it (docs/api.md).
+        assert(Date.parse(edited.due) === Date.parse("2030-03-11T08:30:00Z"), `due: ${edited.due}`);
+        assert(Date.parse(edited.reminder) === Date.parse("2030-03-11T07:00:00Z"), `reminder: ${edited.reminder}`);
         await editButton("Buy oat milk and bread").click();
         await dialog().getByRole("button", { name: "Clear reminder" }).click();
         await dialog().getByRole("button", { name: "Save" }).click();
@@ -417,13 +418,18 @@ async function main() {
         await page.getByRole("button", { name: "Add", exact: true }).click();
         await checkbox("Call Bob").waitFor();
         const bob = await restTask("Call Bob");
-        const tomorrow = new Date(Date.now() + 86_400_000).toLocaleDateString("en-CA", { timeZone: BROWSER_ZONE });
+        // "tomorrow … every monday": the first occurrence is the first Monday from tomorrow on (a weekly rule's first
+        // day moves to a day it allows: docs/api.md), at 15:00.
+        const firstMonday = [1, 2, 3, 4, 5, 6, 7]
+          .map((days) => new Date(Date.now() + days * 86_400_000))
+          .find((d) => d.toLocaleDateString("en-US", { timeZone: BROWSER_ZONE, weekday: "long" }) === "Monday")
+          .toLocaleDateString("en-CA", { timeZone: BROWSER_ZONE });
         assert(
           bob.listId === work.id &&
             bob.priority === 4 &&
             bob.repeat === "FREQ=WEEKLY;BYDAY=MO" &&
             JSON.stringify(bob.labels) === '["phone"]' &&
-            bob.due.startsWith(`${tomorrow}T15:00:00+0`),
+            bob.due.startsWith(`${firstMonday}T15:00:00+0`),
           `quick add saved ${JSON.stringify(bob)}`,
         );
 
@@ -587,9 +593,9 @@ async function main() {
         const meta = await gym.locator(".task__meta").textContent();
         assert(/6:00\sPM/.test(meta) && !meta.includes("18:00"), `en-US row: ${meta}`);
         assert(meta.includes("Every Monday, Wednesday and Friday"), `the rule is not in words: ${meta}`);
-        const session = await page.evaluate(() => sessionStorage.getItem("todo.session"));
+        const session = await pageSession(page.context());
         const german = await browser.newContext({ viewport: wide, locale: "de-DE", timezoneId: BROWSER_ZONE });
-        await german.addInitScript((token) => sessionStorage.setItem("todo.session", token), session);
+        await usePageSession(german, base, session);
         const other = await german.newPage();
         await other.goto(`${base}/tasks#upcoming`);
         const germanMeta = await other.locator(".task").filter({ hasText: "Gym" }).locator(".task__meta").textContent();

@@ -1,3 +1,4 @@
+import { SIGNED_IN_MARKER } from "../session";
 import type { Task, TaskList } from "./api";
 
 /**
@@ -45,7 +46,9 @@ export function connectLive(handlers: LiveHandlers, backoff = 1000): void {
   if (since) url.searchParams.set("since", since);
   let ws: WebSocket;
   try {
-    ws = new WebSocket(url, ["todo.v1", `todo.bearer.${token}`]);
+    // The page's session is its cookie, which the browser sends with the upgrade (and the server checks the upgrade's
+    // Origin); `token` is only a signed-in marker then, never a credential to offer (web/session.ts).
+    ws = new WebSocket(url, token === SIGNED_IN_MARKER ? ["todo.v1"] : ["todo.v1", `todo.bearer.${token}`]);
   } catch {
     return;
   }
