@@ -1,8 +1,14 @@
 import * as chrono from "chrono-node/en";
-import { closestNames, listKey, type QuickAddList } from "./quick-add-list";
+import { closestNames, looseKeyOf } from "../lists/names";
 import { adverbRule, endsRule, firstDay, isRuleWord, ruleOf } from "./quick-add-repeat";
 import { rruleProblem } from "./rrule";
 import { floatingDate, formatInZone, fromFloating, offsetAt } from "./wall-clock";
+
+/** A list quick add may name with `#Name`: the page's lists. */
+export interface QuickAddList {
+  id: string;
+  name: string;
+}
 
 /**
  * Quick add: one line such as "Call Bob tomorrow 3pm #Work @phone p1 every monday" read into a task.
@@ -100,21 +106,27 @@ function readTokens(words: Word[], result: QuickAdd, lists: QuickAddList[]): voi
 
 /** `#Name`, or `#Weekly shop` (the longest run of words that is a list's name), or a new name. */
 function readList(words: Word[], at: number, result: QuickAdd, lists: QuickAddList[]): void {
-  const byKey = new Map(lists.map((l) => [listKey(l.name), l]));
+  const byKey = new Map(lists.map((l) => [looseKeyOf(l.name), l]));
   const first = words[at]!.text.slice(1).replace(/[.,;:!?]+$/, "");
   for (let n = Math.min(5, words.length - at); n >= 1; n--) {
     const run = words.slice(at, at + n);
     if (run.some((w) => w.used)) continue;
     const name = [first, ...run.slice(1).map((w) => w.text)].join(" ");
-    const list = byKey.get(listKey(name)) ?? lists.find((l) => l.id === name);
+    const list = byKey.get(looseKeyOf(name)) ?? lists.find((l) => l.id === name);
     if (!list) continue;
     result.listId = list.id;
     for (const w of run) w.used = true;
     return;
   }
-  if (!listKey(first)) return;
+  if (!looseKeyOf(first)) return;
   words[at]!.used = true;
-  result.newList = { name: first, closest: closestNames(first, lists) };
+  result.newList = {
+    name: first,
+    closest: closestNames(
+      first,
+      lists.map((l) => l.name),
+    ),
+  };
 }
 
 function readWhen(words: Word[], { now, timeZone }: Omit<QuickAddOptions, "lists">) {
@@ -212,5 +224,3 @@ function readDate(words: Word[], now: Date, timeZone: string): When | undefined 
 /** A wall-clock day and time in `timeZone` as RFC 3339 with that zone's offset then. */
 const zoned = (day: string, time: string, timeZone: string) =>
   formatInZone(fromFloating(Date.parse(`${day}T${time}:00Z`), timeZone), timeZone);
-
-export type { QuickAddList };

@@ -4,7 +4,7 @@ import { AppError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
 import type { Label, LabelInput, LabelPatch } from "../../domain/labels/schemas";
 import type { AccountContext, AccountDb } from "../context";
-import { nameKeyOf } from "../lists/names";
+import { nameKeyOf } from "../../domain/lists/names";
 import { labels, type LabelRow, taskLabels, tasks } from "../schema";
 import type { Task } from "../../domain/tasks/schemas";
 import { setClause, toTask } from "../tasks/row";

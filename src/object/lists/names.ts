@@ -1,13 +1,8 @@
 import { and, eq, isNull, ne, or } from "drizzle-orm";
+import { closestNames, looseKeyOf, nameKeyOf } from "../../domain/lists/names";
 import type { ListCreated } from "../../domain/lists/notice";
 import type { AccountDb } from "../context";
 import { lists } from "../schema";
-
-/** Names are unique per account ignoring case: NFC, then upper- and lower-cased, so "ß" matches "SS". */
-export const nameKeyOf = (name: string) => name.normalize("NFC").toUpperCase().toLowerCase();
-
-/** A name as people misspell it least: ignoring case, spaces, dashes and underscores ("Weekly-shop" is "Weekly shop"). */
-const looseKeyOf = (name: string) => nameKeyOf(name).replace(/[\s_-]+/g, "");
 
 const liveLists = (db: AccountDb) =>
   db.select({ id: lists.id, name: lists.name }).from(lists).where(isNull(lists.deletedAt)).all();
@@ -40,40 +35,18 @@ export const hasList = (db: AccountDb, id: string) =>
     .where(and(eq(lists.id, id), isNull(lists.deletedAt)))
     .get() !== undefined;
 
-/** Edits between two strings (Levenshtein): how far a typed name is from a list's. */
-function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length]!;
-}
-
 /**
  * The names of the live lists (other than `except`) closest to `name`, closest first, at most 3: one
  * contains the other, or at most a third of the letters differ ("grocery" and "Groceries").
  */
 export function closestListNames(db: AccountDb, name: string, except?: string): string[] {
-  const typed = looseKeyOf(name);
-  return db
+  const names = db
     .select({ name: lists.name })
     .from(lists)
     .where(and(isNull(lists.deletedAt), except ? ne(lists.id, except) : undefined))
     .all()
-    .map((list) => {
-      const key = looseKeyOf(list.name);
-      // Containment counts only for words, not for a letter or two that most names hold.
-      const contains = Math.min(typed.length, key.length) >= 3 && (key.includes(typed) || typed.includes(key));
-      const near = contains ? 0 : distance(typed, key);
-      return { name: list.name, near, limit: Math.max(2, Math.floor(Math.max(typed.length, key.length) / 3)) };
-    })
-    .filter((list) => list.near <= list.limit)
-    .sort((a, b) => a.near - b.near || a.name.localeCompare(b.name))
-    .slice(0, 3)
     .map((list) => list.name);
+  return closestNames(name, names);
 }
 
 /** The list a write just created for `listId` (the trigger named it), with the closest existing names. */

@@ -6,7 +6,7 @@ import { AppError } from "../../domain/errors";
 import { newId } from "../../domain/ids";
 import { expiredSince } from "../retention";
 import { setClause } from "../tasks/row";
-import { nameKeyOf } from "./names";
+import { nameKeyOf } from "../../domain/lists/names";
 import type { List, ListInput, ListPatch } from "../../domain/lists/schemas";
 
 /**
