@@ -117,3 +117,31 @@ export async function busy<T>(
     button.textContent = original;
   }
 }
+
+/**
+ * A modal confirmation: opens the `<dialog>` with Cancel focused (the safe choice), and resolves true when its
+ * confirm button closed it; Cancel, Escape or anything else is false.
+ */
+export function confirmInDialog(dialogId: string, confirmId: string, cancelId: string): Promise<boolean> {
+  const dialog = byId<HTMLDialogElement>(dialogId);
+  const confirm = byId<HTMLButtonElement>(confirmId);
+  const cancel = byId<HTMLButtonElement>(cancelId);
+  return new Promise((resolve) => {
+    const onConfirm = () => dialog.close("confirm");
+    const onCancel = () => dialog.close("cancel");
+    confirm.addEventListener("click", onConfirm);
+    cancel.addEventListener("click", onCancel);
+    dialog.addEventListener(
+      "close",
+      () => {
+        confirm.removeEventListener("click", onConfirm);
+        cancel.removeEventListener("click", onCancel);
+        resolve(dialog.returnValue === "confirm");
+      },
+      { once: true },
+    );
+    dialog.returnValue = "";
+    dialog.showModal();
+    cancel.focus();
+  });
+}

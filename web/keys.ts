@@ -1,5 +1,5 @@
 import type { ApiKey } from "./api";
-import { byId, formatDate, h, timeElement } from "./dom";
+import { byId, confirmInDialog, formatDate, h, timeElement } from "./dom";
 
 /** Rendering of the key list, the one-time key panel and the revoke confirmation. */
 
@@ -112,27 +112,7 @@ export function hideNewKey(): void {
 
 /** Asks before revoking, in a modal `<dialog>`; Cancel has focus first. Resolves true on confirm. */
 export function confirmRevoke(key: ApiKey): Promise<boolean> {
-  const dialog = byId<HTMLDialogElement>("revoke-dialog");
   byId("revoke-name").textContent = key.name;
   byId("revoke-hint").textContent = key.hint;
-  return new Promise((resolve) => {
-    const confirm = byId<HTMLButtonElement>("revoke-confirm");
-    const cancel = byId<HTMLButtonElement>("revoke-cancel");
-    const onConfirm = () => dialog.close("confirm");
-    const onCancel = () => dialog.close("cancel");
-    confirm.addEventListener("click", onConfirm);
-    cancel.addEventListener("click", onCancel);
-    dialog.addEventListener(
-      "close",
-      () => {
-        confirm.removeEventListener("click", onConfirm);
-        cancel.removeEventListener("click", onCancel);
-        resolve(dialog.returnValue === "confirm");
-      },
-      { once: true },
-    );
-    dialog.returnValue = "";
-    dialog.showModal();
-    cancel.focus();
-  });
+  return confirmInDialog("revoke-dialog", "revoke-confirm", "revoke-cancel");
 }

@@ -6,7 +6,7 @@ import {
   startRegistration,
 } from "@simplewebauthn/browser";
 import { ApiError, api, type Passkey } from "./api";
-import { announce, busy, byId, h, timeElement } from "./dom";
+import { announce, busy, byId, confirmInDialog, h, timeElement } from "./dom";
 import { clearErrors, showApiError, showErrors } from "./forms";
 import { session } from "./session";
 
@@ -143,36 +143,19 @@ function rename(passkey: Passkey, handleError: HandleError) {
   input.select();
 }
 
-function remove(passkey: Passkey, handleError: HandleError) {
-  const dialog = byId<HTMLDialogElement>("passkey-remove-dialog");
-  const confirm = byId<HTMLButtonElement>("passkey-remove-confirm");
-  const cancel = byId("passkey-remove-cancel");
+async function remove(passkey: Passkey, handleError: HandleError) {
   byId("passkey-remove-name").textContent = passkey.name;
-  const onCancel = () => dialog.close();
-  const onConfirm = () => dialog.close("remove");
-  cancel.addEventListener("click", onCancel);
-  confirm.addEventListener("click", onConfirm);
-  dialog.addEventListener(
-    "close",
-    async () => {
-      cancel.removeEventListener("click", onCancel);
-      confirm.removeEventListener("click", onConfirm);
-      const token = session.get();
-      if (dialog.returnValue !== "remove" || !token) return;
-      try {
-        await api.removePasskey(token, passkey.id);
-        await refreshPasskeys(handleError);
-        byId("passkeys-title").focus();
-        announce(`Passkey “${passkey.name}” removed. It no longer signs you in.`);
-      } catch (error) {
-        handleError(error);
-      }
-    },
-    { once: true },
-  );
-  dialog.returnValue = "";
-  dialog.showModal();
-  cancel.focus();
+  const removing = await confirmInDialog("passkey-remove-dialog", "passkey-remove-confirm", "passkey-remove-cancel");
+  const token = session.get();
+  if (!removing || !token) return;
+  try {
+    await api.removePasskey(token, passkey.id);
+    await refreshPasskeys(handleError);
+    byId("passkeys-title").focus();
+    announce(`Passkey “${passkey.name}” removed. It no longer signs you in.`);
+  } catch (error) {
+    handleError(error);
+  }
 }
 
 export function wirePasskeys(handleError: HandleError): void {

@@ -1,5 +1,5 @@
 import type { Delivery, PageWebhook } from "./api";
-import { byId, h, timeElement } from "./dom";
+import { byId, confirmInDialog, h, timeElement } from "./dom";
 
 /** One webhook on the account page: its address, state, recent deliveries, retries, and its buttons. */
 
@@ -92,27 +92,7 @@ export function webhookItem(webhook: PageWebhook, act: (w: PageWebhook, action: 
 
 /** Asks before deleting, naming the webhook, in a modal `<dialog>`; Cancel has focus first. True on confirm. */
 export function confirmDeleteWebhook(webhook: PageWebhook): Promise<boolean> {
-  const dialog = byId<HTMLDialogElement>("webhook-delete-dialog");
   byId("webhook-delete-name").textContent = webhookName(webhook);
   byId("webhook-delete-url").textContent = webhook.url;
-  const confirm = byId<HTMLButtonElement>("webhook-delete-confirm");
-  const cancel = byId<HTMLButtonElement>("webhook-delete-cancel");
-  return new Promise((resolve) => {
-    const onConfirm = () => dialog.close("confirm");
-    const onCancel = () => dialog.close("cancel");
-    confirm.addEventListener("click", onConfirm);
-    cancel.addEventListener("click", onCancel);
-    dialog.addEventListener(
-      "close",
-      () => {
-        confirm.removeEventListener("click", onConfirm);
-        cancel.removeEventListener("click", onCancel);
-        resolve(dialog.returnValue === "confirm");
-      },
-      { once: true },
-    );
-    dialog.returnValue = "";
-    dialog.showModal();
-    cancel.focus();
-  });
+  return confirmInDialog("webhook-delete-dialog", "webhook-delete-confirm", "webhook-delete-cancel");
 }

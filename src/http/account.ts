@@ -4,6 +4,7 @@ import { type AccountView, getAccount, logIn, logOut, signUp, updateAccount } fr
 import { sendVerification } from "../control/accounts/verification";
 import { mailOn } from "../control/mail/mailer";
 import { publicOrigin } from "../transport/public-origin";
+import { isTimeZone } from "../domain/tasks/wall-clock";
 import { registerEmailRoutes, registerMailedLinkRoutes } from "./account-email";
 import { registerTotpRoutes } from "./account-totp";
 import { passkeySignInRoutes, registerPasskeyRoutes } from "./account-passkeys";
@@ -58,15 +59,6 @@ const present = (env: Env, { emailVerified, ...account }: AccountView): z.infer<
   ...account,
   emailVerification: emailVerified ? "verified" : mailOn(env) ? "pending" : "unavailable",
 });
-
-const isTimeZone = (tz: string) => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 const AccountPatch = z.strictObject({
   timeZone: z

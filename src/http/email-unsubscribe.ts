@@ -1,7 +1,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
 import { unsubscribe, unsubscribeAccount } from "../control/accounts/notifications";
-import { escapeHtml } from "../domain/mail/messages";
+import { escapeHtml } from "../domain/html";
 import type { AppEnv } from "../transport/env";
 import { errorResponses } from "../transport/problem";
 import { noStore } from "./security-headers";

@@ -1,3 +1,4 @@
+import { escapeHtml } from "../domain/html";
 import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 import { plainClientName } from "../control/connections/client-name";
 import { MAX_CLIENT_NAME } from "../control/connections/service";
@@ -8,8 +9,6 @@ import { SCOPE_DESCRIPTIONS, type Scope } from "../transport/scopes";
  * stylesheet. Everything a client chose (its name, the redirect host, scope strings) is escaped:
  * registration is open, so those strings are an attacker's to pick.
  */
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Security headers of every authorize page; `formTargets`: origins a form may end up at (the client's redirect). */
 export function pageHeaders(formTargets: string[] = []): Record<string, string> {

@@ -1,3 +1,4 @@
+import { isTimeZone } from "../tasks/wall-clock";
 import { parseCsv } from "./csv";
 import { derivedId, type ImportPlan, importError, MAX_IMPORT_TASKS, type PlannedTask, tooManyTasks } from "./plan";
 import { type DateReader, parseTodoistDate, type ReadDate } from "./todoist-date";
@@ -31,15 +32,6 @@ interface Options {
   /** The English date parser (todoist-date.ts). */
   chrono: DateReader;
 }
-
-const validZone = (zone: string) => {
-  try {
-    new Intl.DateTimeFormat("en", { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 export function readTodoistCsv(text: string, options: Options): ImportPlan {
   const [header, ...rows] = parseCsv(text);
@@ -126,7 +118,7 @@ function readTask(
     const key = `${zone}\n${date}`;
     // Exports repeat their dates ("every monday" on many rows), and a chrono read costs about half a millisecond.
     if (!dates.has(key))
-      dates.set(key, parseTodoistDate(date, { now, timeZone: zone && validZone(zone) ? zone : timeZone, chrono }));
+      dates.set(key, parseTodoistDate(date, { now, timeZone: zone && isTimeZone(zone) ? zone : timeZone, chrono }));
     const read = dates.get(key);
     if (read) Object.assign(input, read);
     else plan.skipped.push({ line, reason: `DATE "${date}" could not be read, so the task has no due date` });

@@ -1,3 +1,4 @@
+import { escapeHtml } from "../html";
 import type { Mail } from "./mailer";
 
 /**
@@ -5,8 +6,6 @@ import type { Mail } from "./mailer";
  * and says what to do if it was not you. Links are absolute, on the service's public origin.
  */
 const NOT_YOU = "If this was not you, ignore this mail";
-
-export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 export function compose(
   to: string,

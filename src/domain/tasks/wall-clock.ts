@@ -90,3 +90,13 @@ export const floatingMidnight = (date: string) => Date.parse(`${date}T00:00:00Z`
 
 /** The calendar date (YYYY-MM-DD) at `instant` in `timeZone`: "today" for an account, from the server's clock. */
 export const dateIn = (instant: number, timeZone: string) => floatingDate(toFloating(instant, timeZone));
+
+/** Whether the runtime knows this IANA time zone (an account's setting, a Todoist row's TIMEZONE). */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}

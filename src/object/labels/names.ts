@@ -1,9 +1,9 @@
 import { eq, inArray, type SQL } from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import { newId } from "../../domain/ids";
 import type { AccountContext, AccountDb } from "../context";
-import { nameKeyOf } from "../lists/names";
-import { labels, taskLabels, tasks } from "../schema";
+import { nameKeyOf } from "../../domain/lists/names";
+import { labels } from "../schema";
+import { hasLabelWhere } from "./labelled";
 import type { RowValues } from "../tasks/row";
 import type { Event } from "../webhooks/outbox";
 import { labelColumns, labelsWithCounts } from "./service";
@@ -65,17 +65,6 @@ export function createdLabels(db: AccountDb, before: { newLabels?: string[] }): 
   }));
 }
 
-const labelled = new QueryBuilder();
-
 /** "The task has every one of these labels" (names, matched ignoring case), as conditions on `tasks`. */
 export const hasLabels = (names: readonly string[]): SQL[] =>
-  names.map((name) =>
-    inArray(
-      tasks.id,
-      labelled
-        .select({ id: taskLabels.taskId })
-        .from(taskLabels)
-        .innerJoin(labels, eq(labels.id, taskLabels.labelId))
-        .where(eq(labels.nameKey, nameKeyOf(name))),
-    ),
-  );
+  names.map((name) => hasLabelWhere(eq(labels.nameKey, nameKeyOf(name))));

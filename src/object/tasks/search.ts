@@ -1,6 +1,6 @@
-import { and, eq, inArray, like, or, type SQL, sql } from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
-import { labels, taskLabels, tasks } from "../schema";
+import { and, like, or, type SQL, sql } from "drizzle-orm";
+import { hasLabelWhere } from "../labels/labelled";
+import { labels, tasks } from "../schema";
 
 /**
  * Word-prefix search over tasks' title and notes, on the FTS5 table `tasks_fts` (the objects' migration 0001),
@@ -66,7 +66,6 @@ export function searchTerms(q: string): string[] {
 const inIndex = (match: string) => sql`${tasks}.rowid IN (SELECT rowid FROM tasks_fts WHERE tasks_fts MATCH ${match})`;
 /** A word as a quoted FTS5 string (no FTS5 syntax inside can act: `"` is a separator, and doubled anyway), a prefix. */
 const prefixOf = (word: string) => `"${word.replaceAll('"', '""')}"*`;
-const labelled = new QueryBuilder();
 
 /**
  * "The task matches these words" as a condition on `tasks`: each word starts a word of its title or notes (its
@@ -76,18 +75,6 @@ const labelled = new QueryBuilder();
 export function matchesSearch(terms: readonly string[]): SQL {
   if (!terms.length) return inIndex('""');
   return and(
-    ...terms.map((word) =>
-      or(
-        inIndex(prefixOf(word)),
-        inArray(
-          tasks.id,
-          labelled
-            .select({ id: taskLabels.taskId })
-            .from(taskLabels)
-            .innerJoin(labels, eq(labels.id, taskLabels.labelId))
-            .where(like(labels.searchKey, `% ${foldWord(word)}%`)),
-        ),
-      ),
-    ),
+    ...terms.map((word) => or(inIndex(prefixOf(word)), hasLabelWhere(like(labels.searchKey, `% ${foldWord(word)}%`)))),
   )!;
 }
