@@ -9,26 +9,15 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
+import { zodWithoutLocales } from "./zod-without-locales.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const LIMIT_KIB = 200;
 const out = new URL("../static/mcp-app/tasks.html", import.meta.url);
 
-// zod without its 64 locales, as the Worker bundles it (src/bundle/zod.ts, wrangler.toml [alias]): the SDK
-// imports "zod/v4", and the shim itself re-exports the real "zod/v4", so only other importers are redirected.
-const zodShim = fileURLToPath(new URL("../src/bundle/zod.ts", import.meta.url));
-const englishOnlyZod = {
-  name: "english-only-zod",
-  setup(build) {
-    build.onResolve({ filter: /^zod(\/v4)?$/ }, ({ importer }) =>
-      importer.startsWith(fileURLToPath(new URL("../src/bundle/", import.meta.url))) ? undefined : { path: zodShim },
-    );
-  },
-};
-
 const { outputFiles } = await build({
   absWorkingDir: root,
-  plugins: [englishOnlyZod],
+  plugins: [zodWithoutLocales],
   entryPoints: ["web/app/main.ts"],
   bundle: true,
   write: false,

@@ -8,19 +8,10 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
+import { zodWithoutLocales } from "./zod-without-locales.mjs";
 
 const root = join(import.meta.dirname, "..");
 
-/**
- * As wrangler.toml's [alias], which replaces the bare specifier "zod" only: zod without its 64 locales
- * (src/bundle/zod.ts), for a library's own copy (the MCP SDK's). esbuild's `alias` would also rewrite "zod/v4".
- */
-const zodWithoutLocales = {
-  name: "zod-without-locales",
-  setup(build) {
-    build.onResolve({ filter: /^zod$/ }, () => ({ path: join(root, "src", "bundle", "zod.ts") }));
-  },
-};
 const dir = join(root, "src", "lazy");
 
 for (const types of readdirSync(dir).filter((name) => name.endsWith(".lazy.d.ts"))) {
