@@ -5,8 +5,10 @@
 // and remove them, and see a removed passkey refused. axe on every state.
 // The page is opened at http://localhost:<port>: a passkey's RP ID must be a domain, never an IP address.
 // Run: node test/browser/passkeys.mjs. Screenshots: artifacts/browser/passkeys-*.png (SHOTS_DIR to change; not committed).
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { axeViolations } from "../support/axe.mjs";
+import { runSteps } from "../support/steps.mjs";
 import { chromium } from "playwright-core";
 import { newCredentials } from "../support/accounts.mjs";
 import { root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
@@ -62,14 +64,7 @@ async function main() {
   const securityShot = (name) =>
     page.locator("#security").screenshot({ path: join(shots, `passkeys-${name}-security.png`) });
   const axe = async (label) => {
-    await page.evaluate(await readFile(join(root, "node_modules/axe-core/axe.min.js"), "utf8"));
-    const found = await page.evaluate(async () =>
-      (
-        await window.axe.run(document, {
-          runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-        })
-      ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`),
-    );
+    const { found } = await axeViolations(page);
     assert(found.length === 0, `axe, ${label}: ${found.join("; ")}`);
   };
   const button = (name) => page.getByRole("button", { name, exact: true });
@@ -229,22 +224,7 @@ async function main() {
       },
     ],
   ];
-  let passed = 0;
-  for (const [index, [name, file, body]] of steps.entries()) {
-    try {
-      await body();
-      assert(consoleErrors.length === 0, `browser console errors: ${consoleErrors.join(" | ")}`);
-      await shot(file);
-      passed++;
-      console.log(`ok ${index + 1} - ${name}`);
-    } catch (error) {
-      console.log(`not ok ${index + 1} - ${name}\n  ${String(error?.stack ?? error).replaceAll("\n", "\n  ")}`);
-      await shot(`${file}-FAILED`).catch(() => undefined);
-      break;
-    }
-  }
-  console.log(`${passed} passed of ${steps.length}`);
-  return passed === steps.length;
+  return runSteps(steps, { consoleErrors, shot });
 }
 
 let ok = false;

@@ -5,8 +5,10 @@
 // Then two-step sign-in: codes turned on from the page's QR key (codes computed here with otpauth, as an app would),
 // recovery codes shown once, sign-in asking for a code, and codes turned off.
 // Run: node test/browser/recovery.mjs. Screenshots: artifacts/browser/mail-*.png (not committed).
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { axeViolations } from "../support/axe.mjs";
+import { runSteps } from "../support/steps.mjs";
 import { Secret, TOTP } from "otpauth";
 import { chromium } from "playwright-core";
 import { newCredentials } from "../support/accounts.mjs";
@@ -44,14 +46,7 @@ async function main() {
   );
   const shot = (name) => page.screenshot({ path: join(artifacts, `mail-${name}.png`), fullPage: true });
   const axe = async (label) => {
-    await page.evaluate(await readFile(join(root, "node_modules/axe-core/axe.min.js"), "utf8"));
-    const found = await page.evaluate(async () =>
-      (
-        await window.axe.run(document, {
-          runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
-        })
-      ).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`),
-    );
+    const { found } = await axeViolations(page);
     assert(found.length === 0, `axe, ${label}: ${found.join("; ")}`);
   };
   /** The link of the newest mail to `to` whose subject is `subject`, as the person would click it. */
@@ -219,22 +214,7 @@ async function main() {
     ],
   ];
 
-  let passed = 0;
-  for (const [index, [name, file, body]] of steps.entries()) {
-    try {
-      await body();
-      assert(consoleErrors.length === 0, `browser console errors: ${consoleErrors.join(" | ")}`);
-      await shot(file);
-      passed++;
-      console.log(`ok ${index + 1} - ${name}`);
-    } catch (error) {
-      console.log(`not ok ${index + 1} - ${name}\n  ${String(error?.stack ?? error).replaceAll("\n", "\n  ")}`);
-      await shot(`${file}-FAILED`).catch(() => undefined);
-      break;
-    }
-  }
-  console.log(`${passed} passed of ${steps.length}`);
-  return passed === steps.length;
+  return runSteps(steps, { consoleErrors, shot });
 }
 
 let ok = false;

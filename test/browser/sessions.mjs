@@ -4,8 +4,9 @@
 // the sign-ins in "Recent security events", and "Sign out everywhere" ends every session. axe-core finds no
 // WCAG 2.1 AA violation in the new states. Real `wrangler dev` and Debian chromium. Run: npm run test:browser.
 // Screenshots: artifacts/browser/sessions-*.png (SHOTS_DIR to put them elsewhere).
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { axeViolations } from "../support/axe.mjs";
 import { chromium } from "playwright-core";
 import { pageSession, root, startWranglerDev, until } from "../support/wrangler-dev.mjs";
 
@@ -42,11 +43,7 @@ async function main() {
   watch(page);
   const shot = (p, name) => p.screenshot({ path: join(shots, `sessions-${name}.png`), fullPage: true });
   const axe = async (p, state) => {
-    await p.evaluate(await readFile(join(root, "node_modules/axe-core/axe.min.js"), "utf8"));
-    const result = await p.evaluate(() =>
-      window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
-    );
-    const found = result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target}`);
+    const { found } = await axeViolations(p);
     assert(found.length === 0, `axe, ${state}: ${found.join("; ")}`);
   };
 

@@ -6,8 +6,9 @@
 // completing the parent); axe-core (WCAG 2.1 AA) in light and dark, 390 and 1280 px. Run: npm run
 // test:browser. Issue 35: Undo takes focus and holds the delete while focused or hovered; the page defects of item
 // 15. Screenshots: artifacts/browser/tasks-*.png (not committed), or SHOTS_DIR=<dir>.
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { axeViolations } from "../support/axe.mjs";
 import { chromium } from "playwright-core";
 import { grantMax, newCredentials } from "../support/accounts.mjs";
 import { pageSession, root, sleep, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
@@ -89,13 +90,9 @@ async function main() {
   }
 
   async function axe(label) {
-    await page.evaluate(await readFile(join(root, "node_modules/axe-core/axe.min.js"), "utf8"));
-    const result = await page.evaluate(() =>
-      window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
-    );
-    const found = result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target}`);
+    const { found, passes } = await axeViolations(page);
     assert(found.length === 0, `axe, ${label}: ${found.join("; ")}`);
-    return result.passes.length;
+    return passes;
   }
 
   /** Pairs of visible controls whose boxes overlap (neither inside the other): none may. */

@@ -6,8 +6,9 @@
 // receivers are a small Node HTTP server on 127.0.0.1. Run: npm run test:browser.
 // Screenshots: artifacts/browser/webhooks-*.png (SHOTS_DIR to put them elsewhere).
 import { createServer } from "node:http";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
+import { axeViolations } from "../support/axe.mjs";
 import { chromium } from "playwright-core";
 import { accountWithKey } from "../support/accounts.mjs";
 import { root, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
@@ -92,11 +93,7 @@ async function main() {
     assert(found.length === 0, `${state}: overlapping controls: ${found.join("; ")}`);
   };
   const axe = async (state) => {
-    await page.evaluate(await readFile(join(root, "node_modules/axe-core/axe.min.js"), "utf8"));
-    const result = await page.evaluate(() =>
-      window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
-    );
-    const found = result.violations.map((v) => `${v.id} (${v.nodes.length}): ${v.nodes[0]?.target}`);
+    const { found } = await axeViolations(page);
     assert(found.length === 0, `axe, ${state}: ${found.join("; ")}`);
   };
 
