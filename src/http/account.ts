@@ -27,6 +27,7 @@ import { registerLabelRoutes } from "./v1/labels";
 import { registerStreamRoutes } from "./v1/stream";
 import { registerEventRoutes } from "./account-events";
 import { registerNotificationRoutes } from "./account-notifications";
+import { registerPushSubscriptionRoutes } from "./push";
 
 /** Routes for the account page. They take session tokens (bearer or the pages' cookie), never API keys. */
 
@@ -107,6 +108,7 @@ export function createAccountApp() {
       registerTotpRoutes,
       registerPasskeyRoutes,
       registerNotificationRoutes,
+      registerPushSubscriptionRoutes,
     ),
   );
   return app;
