@@ -188,10 +188,13 @@ function registerSignOutRoute(app: OpenAPIHono<AppEnv>) {
       path: "/auth/logout",
       operationId: "logOut",
       security: session,
-      responses: { 204: { description: "Signed out (its cookie cleared)." }, ...errorResponses("unauthorized") },
+      responses: {
+        204: { description: "Signed out (its cookie cleared, its live-stream sockets closed with 4401)." },
+        ...errorResponses("unauthorized"),
+      },
     }),
     async (c) => {
-      await logOut(c.var.db, c.var.sessionId);
+      await logOut(c.var.db, c.env, c.var.caller.accountId, c.var.sessionId);
       clearSessionCookie(c);
       return c.body(null, 204);
     },

@@ -25,7 +25,7 @@ import * as schema from "./schema";
 import { nextAlarmAt, setAlarmFor } from "./scheduler";
 import { type VerbArgs, type VerbName, type VerbValue, verbOf } from "./verbs";
 import { runRaising } from "./verbs/events";
-import { acceptStream, afterChange, broadcast, onMessage } from "./stream";
+import { acceptStream, afterChange, broadcast, closeErased, onMessage } from "./stream";
 
 const { account, apiKeys, connections } = schema;
 
@@ -234,7 +234,7 @@ export class AccountObject extends DurableObject<Env> {
    * Erasure: every row of the account's object and its alarm, before D1's rows go (account-data.ts).
    * What stays is a marker with the account's id alone, so that the object never looks empty again and
    * no request, in the moment before D1's rows are gone, moves the account back from D1
-   * (move-from-d1.ts); its credentials are refused (401).
+   * (move-from-d1.ts); its credentials are refused (401), and its open sockets closed (4401).
    */
   async erase(accountId: string): Promise<void> {
     await this.ctx.storage.deleteAlarm();
@@ -243,6 +243,7 @@ export class AccountObject extends DurableObject<Env> {
     migrateInOrder(this.ctx.storage, migrations);
     this.migrated = true;
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
+    closeErased(this.ctx);
   }
 
   /**
