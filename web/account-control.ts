@@ -4,7 +4,7 @@ import { announce, busy, byId } from "./dom";
 import { clearErrors, showErrors } from "./forms";
 import { passkeyConfirmation } from "./passkeys";
 import { describeLosses, openDeleteDialog, renderSessions } from "./security";
-import { describeUserAgent } from "./user-agent";
+import { describeUserAgent } from "../src/domain/user-agent";
 import { wireImport } from "./import";
 import { session } from "./session";
 

@@ -1,7 +1,7 @@
 import { api, type SecurityEvent } from "./api";
 import { announce, byId, h, timeElement } from "./dom";
 import { session } from "./session";
-import { describeUserAgent } from "./user-agent";
+import { describeUserAgent } from "../src/domain/user-agent";
 
 /** The Security section's "Recent security events" list and its "Sign out everywhere" button. */
 

@@ -1,6 +1,6 @@
 import type { Session } from "./api";
 import { byId, h, timeElement } from "./dom";
-import { describeUserAgent } from "./user-agent";
+import { describeUserAgent } from "../src/domain/user-agent";
 
 /** Rendering of the session list and the delete-account confirmation. */
 

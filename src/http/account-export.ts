@@ -5,6 +5,7 @@ import { List } from "../domain/lists/schemas";
 import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
 import { Webhook } from "../domain/webhooks/schemas";
+import { PushSubscriptionView } from "../domain/push/subscription";
 import { ConnectionSummary } from "./account-connections";
 import { ApiKeySummary, DataLocationField, Membership, SecurityEvent, SessionSummary } from "./account-schemas";
 
@@ -76,6 +77,9 @@ export const AccountExport = z
     webhooks: z
       .array(Webhook)
       .openapi({ description: "Every webhook: URL, events, description, state. Never a signing secret." }),
+    pushSubscriptions: z.array(PushSubscriptionView).openapi({
+      description: "The devices that get reminders as browser notifications (their push endpoints, not their keys).",
+    }),
     securityEvents: z.array(SecurityEvent).openapi({
       description:
         "The account's security events of the last 90 days (sign-ins, password and email changes, …), newest first.",
@@ -87,5 +91,5 @@ export const AccountExport = z
   .openapi("AccountExport", {
     description:
       "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists` and " +
-      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks`, `labels` and `securityEvents`.",
+      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks`, `labels`, `securityEvents` and `pushSubscriptions`.",
   });

@@ -49,12 +49,12 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
       security: session,
       request: { params: z.object({ id: z.string().max(100) }) },
       responses: {
-        204: { description: "Ended; its token fails from the next request on." },
+        204: { description: "Ended; its token fails from the next request on, and its live-stream sockets close." },
         ...errorResponses("unauthorized", "not_found", "rate_limited"),
       },
     }),
     async (c) => {
-      await endSession(c.var.db, c.var.caller.accountId, c.req.valid("param").id);
+      await endSession(c.var.db, c.env, c.var.caller.accountId, c.req.valid("param").id);
       return c.body(null, 204);
     },
   );
@@ -68,13 +68,13 @@ export function registerSecurityRoutes(app: OpenAPIHono<AppEnv>) {
       responses: {
         204: {
           description:
-            "Signed out everywhere: every session, this one too, fails from the next request on. API keys and OAuth connections stay.",
+            "Signed out everywhere: every session, this one too, fails from the next request on, and their live-stream sockets close. API keys and OAuth connections stay.",
         },
         ...errorResponses("unauthorized", "rate_limited"),
       },
     }),
     async (c) => {
-      await endAllSessions(c.var.db, c.var.caller.accountId, { userAgent: c.req.header("user-agent") });
+      await endAllSessions(c.var.db, c.env, c.var.caller.accountId, { userAgent: c.req.header("user-agent") });
       clearSessionCookie(c);
       return c.body(null, 204);
     },

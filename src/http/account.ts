@@ -27,6 +27,7 @@ import { registerLabelRoutes } from "./v1/labels";
 import { registerStreamRoutes } from "./v1/stream";
 import { registerEventRoutes } from "./account-events";
 import { registerNotificationRoutes } from "./account-notifications";
+import { registerPushSubscriptionRoutes } from "./push";
 
 /** Routes for the account page. They take session tokens (bearer or the pages' cookie), never API keys. */
 
@@ -107,6 +108,7 @@ export function createAccountApp() {
       registerTotpRoutes,
       registerPasskeyRoutes,
       registerNotificationRoutes,
+      registerPushSubscriptionRoutes,
     ),
   );
   return app;
@@ -186,10 +188,13 @@ function registerSignOutRoute(app: OpenAPIHono<AppEnv>) {
       path: "/auth/logout",
       operationId: "logOut",
       security: session,
-      responses: { 204: { description: "Signed out (its cookie cleared)." }, ...errorResponses("unauthorized") },
+      responses: {
+        204: { description: "Signed out (its cookie cleared, its live-stream sockets closed with 4401)." },
+        ...errorResponses("unauthorized"),
+      },
     }),
     async (c) => {
-      await logOut(c.var.db, c.var.sessionId);
+      await logOut(c.var.db, c.env, c.var.caller.accountId, c.var.sessionId);
       clearSessionCookie(c);
       return c.body(null, 204);
     },

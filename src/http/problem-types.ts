@@ -76,6 +76,10 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
       "No webhook with this id in your account: it never existed, it was deleted, or it belongs to another account.",
     action: "`GET /api/v1/webhooks` has the current webhooks and their ids.",
   },
+  push_subscription_not_found: {
+    meaning: "No device with this id gets notifications for the account: it was removed, or it was never stored.",
+    action: "`GET /account/push-subscriptions` lists the devices and their ids.",
+  },
   webhook_limit_reached: {
     meaning: "The account already has 10 webhooks, the most it may have.",
     action: "Delete a webhook you no longer use (`DELETE /api/v1/webhooks/{id}`), then create the new one.",
@@ -146,6 +150,11 @@ export const problemTypes: Record<ErrorCode, { meaning: string; action: string }
     meaning:
       "This deployment sends no email: its operator has not configured Cloudflare Email Service (docs/deploy.md). Verification and password reset by mail are off; nothing else is.",
     action: "Ask the service's contact (`GET /api/v1/`) for help with the account.",
+  },
+  push_off: {
+    meaning:
+      "This deployment sends no browser notifications: its operator has not set the VAPID keys (docs/deploy.md). Reminders still reach webhooks, the stream and, where mail is on, email.",
+    action: "Use reminders by email or a webhook instead, or ask the service's contact (`GET /api/v1/`).",
   },
   internal: {
     meaning:

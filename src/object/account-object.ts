@@ -6,15 +6,14 @@ import { purgeAccount } from "./retention";
 import { feedTasks, isFeedToken } from "./feeds";
 import { forgetListing } from "./tasks/listing-memo";
 import { scheduleAllReminders, scheduleReminders } from "./tasks/reminders";
-import { fireDueReminders } from "./fire-reminders";
+import { fireDueReminders, sendDueNotices } from "./fire-reminders";
 import { allowsLoopback } from "../domain/webhooks/address";
 import { enqueue } from "./webhooks/outbox";
 import { AppError } from "../domain/errors";
 import { type AccountChange, applyChange } from "./changes";
 import { accountRow, authorize, MAX_REQUIRED, type TaskCredential } from "./credentials";
 import { deliverDue } from "./delivery";
-import { mailOn } from "../domain/mail/mailer";
-import { sendDueMail } from "./mail/outbox";
+import { listPushSubscriptions } from "./push/subscriptions";
 import { readMailSettings } from "./mail/settings";
 import { exportLabels, exportLists, exportTaskPage } from "./export";
 import { listWebhooks } from "./webhooks/service";
@@ -26,7 +25,7 @@ import * as schema from "./schema";
 import { nextAlarmAt, setAlarmFor } from "./scheduler";
 import { type VerbArgs, type VerbName, type VerbValue, verbOf } from "./verbs";
 import { runRaising } from "./verbs/events";
-import { acceptStream, afterChange, broadcast, onMessage } from "./stream";
+import { acceptStream, afterChange, broadcast, closeErased, onMessage } from "./stream";
 
 const { account, apiKeys, connections } = schema;
 
@@ -198,13 +197,14 @@ export class AccountObject extends DurableObject<Env> {
     return { ok: true as const, value: exportTaskPage(this.db, afterId) };
   }
 
-  /** The account's live lists, its labels and its webhooks (never their secrets), for the export's head. */
+  /** The account's live lists, labels, webhooks (never their secrets) and notified devices, for the export's head. */
   async exportHead() {
     if (this.accountMissing()) return ACCOUNT_MISSING;
     const value = {
       lists: exportLists(this.db),
       labels: exportLabels(this.db),
       webhooks: listWebhooks({ db: this.db }),
+      pushSubscriptions: listPushSubscriptions({ db: this.db }),
     };
     return { ok: true as const, value };
   }
@@ -234,7 +234,7 @@ export class AccountObject extends DurableObject<Env> {
    * Erasure: every row of the account's object and its alarm, before D1's rows go (account-data.ts).
    * What stays is a marker with the account's id alone, so that the object never looks empty again and
    * no request, in the moment before D1's rows are gone, moves the account back from D1
-   * (move-from-d1.ts); its credentials are refused (401).
+   * (move-from-d1.ts); its credentials are refused (401), and its open sockets closed (4401).
    */
   async erase(accountId: string): Promise<void> {
     await this.ctx.storage.deleteAlarm();
@@ -243,11 +243,12 @@ export class AccountObject extends DurableObject<Env> {
     migrateInOrder(this.ctx.storage, migrations);
     this.migrated = true;
     this.db.insert(account).values({ id: accountId, erasedAt: nowSql }).run();
+    closeErased(this.ctx);
   }
 
   /**
    * The object's one alarm runs its jobs (scheduler.ts): the retention (tombstones, idempotency records),
-   * reminders that are due, and webhook deliveries that are due. Then it is set again to the earliest
+   * reminders that are due, their mail and browser notifications, and webhook deliveries that are due. Then it is set again to the earliest
    * next due time, or not at all when nothing is left to do. `now` is the runtime's clock; only tests
    * pass another (test/events/support.ts `runAlarmAt`), to run it at a due time without sleeping.
    */
@@ -256,10 +257,9 @@ export class AccountObject extends DurableObject<Env> {
     if (!row || row.erasedAt) return;
     // Retention runs on every alarm (three indexed deletes: microseconds), whichever job set it.
     this.ctx.storage.transactionSync(() => purgeAccount(this.db));
-    const mail = mailOn(this.env);
-    const fired = fireDueReminders(this.ctx.storage, this.db, { maxActive: Boolean(row.maxActive), mail, now });
+    const fired = fireDueReminders(this.ctx.storage, this.db, this.env, { maxActive: Boolean(row.maxActive), now });
     broadcast(this.ctx, this.db, fired);
-    await sendDueMail(this.ctx.storage, this.db, this.env, mail, now);
+    await sendDueNotices(this.ctx.storage, this.db, this.env, now);
     // Not awaited: each attempt records itself and sets the alarm when it ends (delivery.ts), so a hung
     // receiver keeps no other webhook waiting. waitUntil keeps the object up while they are out.
     for (const sending of deliverDue(this.ctx.storage, this.db, allowsLoopback(this.env), now, () => this.schedule())) {

@@ -19,9 +19,17 @@ export type AccountChange =
   | { kind: "connectionCreated"; id: string; replaces: string[] }
   | { kind: "connectionsRevoked"; ids: string[] }
   | { kind: "connectionGeneration"; id: string; generation: number }
+  | ({ kind: "sessionsEnded" } & EndedSessions)
   | MailSettingsChange
   | { kind: "email"; email: string }
   | { kind: "stopMail" };
+
+/**
+ * Sessions ended in D1 (sign-out, one ended from the list, sign out everywhere, a password change or reset):
+ * the object keeps no session, so nothing is written; their sockets on the live stream close (stream.ts).
+ * `ids`: those sessions; `all`: every session's socket, but those of `keep` (the session that changed the password).
+ */
+export type EndedSessions = { ids: string[] } | { all: true; keep?: string };
 
 /** Writes a control-plane change into the object, inside the transaction of `AccountObject.change`. */
 export function applyChange(db: AccountDb, change: AccountChange): void {
@@ -66,6 +74,8 @@ export function applyChange(db: AccountDb, change: AccountChange): void {
         .set({ liveGeneration: sql`max(${connections.liveGeneration}, ${change.generation})` })
         .where(eq(connections.id, change.id))
         .run();
+      return;
+    case "sessionsEnded":
       return;
   }
 }

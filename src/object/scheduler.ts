@@ -4,6 +4,7 @@ import { nextPurgeAt } from "./retention";
 import { nextReminderAt } from "./tasks/reminders";
 import { webhookOutbox } from "./schema";
 import { nextMailAt } from "./mail/outbox";
+import { nextPushAt } from "./push/outbox";
 
 /**
  * The object has one alarm, set only when it has work at a known time (the Rules of Durable Objects: an
@@ -11,7 +12,8 @@ import { nextMailAt } from "./mail/outbox";
  * - retention: the oldest tombstone's 90 days, the first idempotency record's expiry (retention.ts);
  * - reminders: the earliest waiting reminder (tasks/reminders.ts);
  * - deliveries: the earliest due delivery attempt (delivery.ts);
- * - mail: the earliest queued reminder mail, or the daily digest (mail/outbox.ts).
+ * - mail: the earliest queued reminder mail, or the daily digest (mail/outbox.ts);
+ * - pushes: the earliest queued browser notification (push/outbox.ts).
  * The alarm is set to the earliest after every alarm and every call that may have added work; an
  * object with none of them has no alarm.
  */
@@ -23,7 +25,9 @@ export function nextAlarmAt(db: AccountDb): number | null {
       .select({ at: min(webhookOutbox.dueAt) })
       .from(webhookOutbox)
       .get()?.at ?? null;
-  const due = [delivery, nextReminderAt(db), nextPurgeAt(db), nextMailAt(db)].filter((at): at is number => at !== null);
+  const due = [delivery, nextReminderAt(db), nextPurgeAt(db), nextMailAt(db), nextPushAt(db)].filter(
+    (at): at is number => at !== null,
+  );
   return due.length ? Math.min(...due) : null;
 }
 

@@ -244,3 +244,4 @@ export const jobs = sqliteTable("jobs", {
 });
 
 export { mailOutbox, mailSettings } from "./mail-schema";
+export { pushOutbox, pushSubscriptions } from "./push-schema";

@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { nowSql } from "../domain/clock";
 import { isAppError } from "../domain/errors";
-import type { AccountChange } from "./changes";
+import type { AccountChange, EndedSessions } from "./changes";
 import type { AccountDb } from "./context";
 import { accountRow, authorize, type TaskCredential } from "./credentials";
 import { listLists } from "./lists/service";
@@ -24,7 +24,7 @@ export const STREAM_PROTOCOL = "todo.v1";
 
 /** Close codes (4000–4999 are the application's), documented in docs/events.md. */
 export const CLOSE = {
-  /** The credential was revoked or expired (a key, a connection): connect again with a live one. */
+  /** The credential was revoked or expired (a key, a connection) or its session ended: connect again with a live one. */
   revoked: 4401,
   /** The account's Max membership lapsed. */
   maxLapsed: 4403,
@@ -195,11 +195,40 @@ export function closeAll(ctx: DurableObjectState, code: number, tag?: string): v
   for (const ws of ctx.getWebSockets(tag)) close(ws, code, reason);
 }
 
-/** After a control-plane change: a revoked key or connection closes its sockets, a lapsed Max all of them. */
+/** Erasure: every credential of the account is refused from now on, so every socket closes (CLOSE.revoked). */
+export function closeErased(ctx: DurableObjectState): void {
+  for (const ws of ctx.getWebSockets()) close(ws, CLOSE.revoked, "The account was erased.");
+}
+
+/**
+ * After a control-plane change: a revoked key or connection, or an ended session, closes its sockets, a lapsed
+ * Max all of them.
+ */
 export function afterChange(ctx: DurableObjectState, db: AccountDb, change: AccountChange): void {
   if (change.kind === "keyRevoked") closeAll(ctx, CLOSE.revoked, keyTag(change.id));
+  if (change.kind === "sessionsEnded") closeSessions(ctx, change);
   const ended =
     change.kind === "connectionsRevoked" ? change.ids : change.kind === "connectionCreated" ? change.replaces : [];
   for (const id of ended) closeAll(ctx, CLOSE.revoked, connectionTag(id));
   if (change.kind === "membership" && !accountRow(db)?.maxActive) closeAll(ctx, CLOSE.maxLapsed);
+}
+
+/**
+ * Closes the sockets of sessions that ended in D1 with CLOSE.revoked. "All" picks the sockets whose credential
+ * is a session (their attachment, which every socket has had since the stream began, so no socket is missed
+ * for lack of a newer tag), so a key's or a connection's stay open; only `keep`'s tag spares a socket.
+ */
+function closeSessions(ctx: DurableObjectState, ended: EndedSessions): void {
+  const reason = "The session ended (signed out).";
+  const sockets =
+    "ids" in ended
+      ? ended.ids.flatMap((id) => ctx.getWebSockets(sessionTag(id)))
+      : ctx
+          .getWebSockets()
+          .filter(
+            (ws) =>
+              attachmentOf(ws)?.credential.kind === "session" &&
+              (ended.keep === undefined || !ctx.getTags(ws).includes(sessionTag(ended.keep))),
+          );
+  for (const ws of sockets) close(ws, CLOSE.revoked, reason);
 }

@@ -20,6 +20,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   label_not_found: 404,
   pack_not_found: 404,
   webhook_not_found: 404,
+  push_subscription_not_found: 404,
   not_found: 404,
   method_not_allowed: 405,
   email_taken: 409,
@@ -36,6 +37,7 @@ const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   rate_limited: 429,
   internal: 500,
   mail_off: 501,
+  push_off: 501,
   unavailable: 503,
 };
 

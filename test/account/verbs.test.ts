@@ -50,6 +50,10 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   rotateFeed: { needsMax: false, writes: true },
   deleteFeed: { needsMax: false, writes: true },
   importTasks: { needsMax: true, writes: true },
+  // A device's notifications can be set up without Max; the alarm pushes reminders only while it is active.
+  listPushSubscriptions: { needsMax: false, writes: false },
+  addPushSubscription: { needsMax: false, writes: true },
+  removePushSubscription: { needsMax: false, writes: true },
 };
 
 /** Raised by no verb: the alarm fires reminders (object/tasks/reminders.ts, test/events/reminders.test.ts). */
@@ -77,8 +81,12 @@ describe("the verbs", () => {
     expect(declared).toEqual(TABLE);
   });
 
-  it("precompute outside the transaction only where they must: createTask's input hash for its idempotency key, importTasks' file hash for its stable ids", () => {
-    expect(registry.filter(([, v]) => v.prepare).map(([name]) => name)).toEqual(["createTask", "importTasks"]);
+  it("precompute outside the transaction only where they must: createTask's input hash for its idempotency key, importTasks' file hash for its stable ids, addPushSubscription's check that the device's key is a P-256 point", () => {
+    expect(registry.filter(([, v]) => v.prepare).map(([name]) => name)).toEqual([
+      "createTask",
+      "importTasks",
+      "addPushSubscription",
+    ]);
   });
 
   it("declare their events when they write: a rule or `none`", () => {
@@ -131,6 +139,7 @@ describe("the verbs", () => {
         listAccountWebhooks: undefined,
         listWebhookDeliveries: { id: webhook.id },
         getFeed: undefined,
+        listPushSubscriptions: undefined,
       };
       const changes = () => state.storage.sql.exec<{ n: number }>("SELECT total_changes() AS n").one().n;
       for (const [name, v] of registry.filter(([, v]) => !v.writes)) {

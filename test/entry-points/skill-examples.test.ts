@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { callWith } from "../hardening/support";
 import { BASE, call, maxUser } from "../helpers";
+import { vapidPair } from "../support/push-device";
 import { servedSkill } from "./served-skill";
 
 /**
@@ -95,11 +97,16 @@ describe("the skill's curl examples", () => {
     const feedToken = /\/feeds\/([^/]+)\.ics$/.exec(feed.url)![1]!;
     const variables: Record<string, string> = { TODO_API_KEY: user.key, TODO_FEED_TOKEN: feedToken };
     const ran: string[] = [];
+    // A deployment as docs/deploy.md sets it up, with its VAPID keys (the pool's env has none: push is off there).
+    const vapid = (await vapidPair()) as Partial<Env>;
     for (const command of commands) {
       const { method, url, headers, body } = parseCurl(shellWords(command, variables));
       expect(url.startsWith(DOC_ORIGIN), command).toBe(true);
       const target = new URL(url.slice(DOC_ORIGIN.length), BASE);
-      const res = await call(`${target.pathname}${target.search}`, { method, headers, body });
+      const path = `${target.pathname}${target.search}`;
+      const res = path.startsWith("/api/v1/push/")
+        ? await callWith(vapid, path, { method, headers, body })
+        : await call(path, { method, headers, body });
       const text = await res.text();
       if (headers.Upgrade === "websocket") {
         // The stream (openStream) succeeds by switching protocols: 101 and a socket, closed again here.

@@ -158,6 +158,7 @@ describe("route guards", () => {
       "GET /api/v1/calendars/:id",
       "GET /api/v1/docs",
       "GET /api/v1/openapi.json",
+      "GET /api/v1/push/public-key",
       "GET /email/unsubscribe",
       "GET /feeds/:file",
       "GET /llms.txt",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeUserAgent } from "../../web/user-agent";
+import { describeUserAgent } from "../../src/domain/user-agent";
 
 /** The account page names each session's device as a person would, from its User-Agent (web/user-agent.ts). */
 describe("describeUserAgent", () => {

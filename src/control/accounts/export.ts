@@ -12,8 +12,8 @@ import { listSecurityEvents } from "../security-events";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions, connections, billing, security events from D1; lists, labels and webhooks, without
- * their secrets, from the account's object) is
+ * head (account, membership, keys, sessions, connections, billing, security events from D1; lists, labels, webhooks without
+ * their secrets, and the devices that get notifications, from the account's object) is
  * read at once, the tasks page by page from the object, so memory holds one page, never the whole
  * account. docs/scaling.md has the measurements.
  */
@@ -44,6 +44,7 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     connections,
     billing,
     webhooks: own.webhooks,
+    pushSubscriptions: own.pushSubscriptions,
     securityEvents,
   };
 }

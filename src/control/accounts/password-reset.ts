@@ -7,7 +7,7 @@ import { passwordChangedNotice, passwordResetMail } from "../mail/messages";
 import { AppError } from "../../domain/errors";
 import { lastEmailTokenAt, newEmailToken, retireEmailTokens, useEmailToken } from "./email-tokens";
 import { hashPassword } from "./password";
-import { endOtherSessions } from "./sessions";
+import { closeSessionSockets, endOtherSessions } from "./sessions";
 import { recordSecurityEvent } from "../security-events";
 import { normalizeEmail } from "./service";
 import { type Defer, MAIL_OFF, RESEND_AFTER_S } from "./verification";
@@ -38,7 +38,7 @@ export async function requestPasswordReset(db: Db, env: Env, email: string, orig
 
 /**
  * A new password from a reset link, with the sign-up rule. Like a password change it ends every OAuth connection
- * and, unlike it, every session (the person resetting may not hold any of them); API keys stay. Using the link
+ * and, unlike it, every session and its open sockets (the person resetting may not hold any of them); API keys stay. Using the link
  * also proves the address. Returns the ended connections' grant ids, for the provider's KV clean-up.
  */
 export async function confirmPasswordReset(db: Db, env: Env, token: string, newPassword: string, defer: Defer) {
@@ -57,6 +57,7 @@ export async function confirmPasswordReset(db: Db, env: Env, token: string, newP
     retireEmailTokens(db, link.accountId, ["reset"]),
     recordSecurityEvent(db, link.accountId, "password_reset"),
   ]);
+  await closeSessionSockets(env, link.accountId, { all: true });
   defer(sendMail(env, passwordChangedNotice(link.address, env.CONTACT_EMAIL)));
   return { accountId: link.accountId, grantIds };
 }

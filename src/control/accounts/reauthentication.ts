@@ -4,7 +4,7 @@ import { accounts } from "../schema";
 import { revokeAllConnections } from "../connections/service";
 import { AppError } from "../../domain/errors";
 import { hashPassword, verifyPassword } from "./password";
-import { endOtherSessions } from "./sessions";
+import { closeSessionSockets, endOtherSessions } from "./sessions";
 import { recordSecurityEvent } from "../security-events";
 
 /**
@@ -35,7 +35,7 @@ export async function confirmPassword(account: AccountSecret, password: string, 
 
 /**
  * The new password and the end of every other session, in one batch: a thief signed in elsewhere
- * is out the moment the password changes. Every OAuth connection ends first (whoever connected an app
+ * is out the moment the password changes, their open sockets too. Every OAuth connection ends first (whoever connected an app
  * with the old password loses it); should the password write then fail, the person tries again with
  * the same password. API keys are left alone (they are separate credentials a person revokes one by
  * one), and device tokens die with the old hash they were signed with. Returns the ended connections'
@@ -55,5 +55,6 @@ export async function changePassword(
     endOtherSessions(db, account.id, keepSessionId),
     recordSecurityEvent(db, account.id, "password_changed"),
   ]);
+  await closeSessionSockets(env, account.id, { all: true, keep: keepSessionId });
   return { grantIds };
 }

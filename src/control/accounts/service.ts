@@ -10,7 +10,7 @@ import { type DataLocation, newAccountId } from "../../domain/data-location";
 import { type DeviceSigner, deviceNonce, isLiveDeviceToken, issueDeviceToken } from "./device";
 import { activeMaxSql, setMembership, toMembership, type Membership } from "./membership";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "./password";
-import { cutUserAgent, staleSessionSql, touchSession } from "./sessions";
+import { closeSessionSockets, cutUserAgent, staleSessionSql, touchSession } from "./sessions";
 import { checkSecondFactor } from "./totp";
 import { recordSecurityEvent } from "../security-events";
 
@@ -205,8 +205,10 @@ export async function authenticateSession(db: Db, token: string | undefined): Pr
   return stale ? { ...session, touch: () => touchSession(db, session.sessionId, SESSION_DAYS) } : session;
 }
 
-export async function logOut(db: Db, sessionId: string): Promise<void> {
+/** Signs the session out: its token is refused from the next request on, and its open sockets close. */
+export async function logOut(db: Db, env: Env, accountId: string, sessionId: string): Promise<void> {
   await db.update(sessions).set({ revokedAt: nowSql }).where(eq(sessions.id, sessionId));
+  await closeSessionSockets(env, accountId, { ids: [sessionId] });
 }
 
 export async function getAccount(db: Db, accountId: string): Promise<AccountView | undefined> {

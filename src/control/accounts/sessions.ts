@@ -2,6 +2,8 @@ import { and, desc, eq, gt, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../db";
 import { nowSql, sessions } from "../schema";
 import { AppError } from "../../domain/errors";
+import type { EndedSessions } from "../../object/changes";
+import { changeAccount } from "../account-client";
 import { recordSecurityEvent } from "../security-events";
 
 /** What a person sees of a session: never its token or hash. */
@@ -34,8 +36,22 @@ export async function listSessions(db: Db, accountId: string, currentId: string)
   return rows.map((row) => ({ ...row, current: row.id === currentId }));
 }
 
+/**
+ * Tells the account's object that sessions ended, once D1 has ended them, so their sockets on the live stream
+ * close at once (4401). D1 goes first: its write is what refuses the token from the next request on, so no
+ * upgrade judged after it opens a socket the object would then miss. The object does not judge sessions (it cannot see D1's rows, and a
+ * session's socket is not judged again on resume), so should this call fail, the sign-out still stands but
+ * those sockets stay open, hearing the account's changes, until they drop, Max lapses or newer sockets replace
+ * them: logged, not thrown, since a person must always be able to sign out.
+ */
+export async function closeSessionSockets(env: Env, accountId: string, ended: EndedSessions) {
+  await changeAccount(env, accountId, { kind: "sessionsEnded", ...ended }).catch((e) =>
+    console.error("sessions' sockets not closed", accountId, String((e as Error)?.message ?? e)),
+  );
+}
+
 /** Ends one live session of the account; another account's (or an ended) session is not found. */
-export async function endSession(db: Db, accountId: string, id: string): Promise<void> {
+export async function endSession(db: Db, env: Env, accountId: string, id: string): Promise<void> {
   const ended = await db
     .update(sessions)
     .set({ revokedAt: nowSql })
@@ -43,10 +59,11 @@ export async function endSession(db: Db, accountId: string, id: string): Promise
     .returning({ id: sessions.id });
   if (ended.length === 0) throw new AppError("not_found", "No active session with this id.");
   await recordSecurityEvent(db, accountId, "session_ended");
+  await closeSessionSockets(env, accountId, { ids: [id] });
 }
 
 /** "Sign out everywhere": every live session of the account, this one too; API keys and OAuth connections stay. */
-export async function endAllSessions(db: Db, accountId: string, client: { userAgent?: string | null }) {
+export async function endAllSessions(db: Db, env: Env, accountId: string, client: { userAgent?: string | null }) {
   await db.batch([
     db
       .update(sessions)
@@ -54,9 +71,13 @@ export async function endAllSessions(db: Db, accountId: string, client: { userAg
       .where(and(eq(sessions.accountId, accountId), live())),
     recordSecurityEvent(db, accountId, "signed_out_everywhere", { device: client.userAgent }),
   ]);
+  await closeSessionSockets(env, accountId, { all: true });
 }
 
-/** The statement that ends every live session of the account but `keepId` (for a batch). */
+/**
+ * The statement that ends every live session of the account but `keepId` (for a batch); then
+ * `closeSessionSockets(env, accountId, { all: true, keep: keepId })` closes their sockets.
+ */
 export const endOtherSessions = (db: Db, accountId: string, keepId: string) =>
   db
     .update(sessions)

@@ -9,6 +9,7 @@ import { registerDocsPage } from "./docs";
 import { registerLabelRoutes } from "./labels";
 import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
+import { registerPushKeyRoute } from "../push";
 import { registerRootRoute } from "./root";
 import { registerStreamRoutes } from "./stream";
 import { registerTaskRoutes } from "./tasks";
@@ -39,6 +40,7 @@ export function createV1App() {
   // The task feed is served at the origin's root (src/http/feeds.ts) and documented here.
   v1.openAPIRegistry.registerPath(getTaskFeedRoute);
   v1.route("/", routesFor(PUBLIC, registerCalendarRoutes));
+  v1.route("/", routesFor(PUBLIC_DOCUMENT, registerPushKeyRoute));
   // The document describes every route of v1, so it is served from v1's registry.
   v1.route(
     "/",

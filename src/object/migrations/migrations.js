@@ -7,6 +7,7 @@ import m0004 from "./0004_webhook_secret_rotation.sql";
 import m0005 from "./0005_labels.sql";
 import m0006 from "./0006_subtasks_priority_position.sql";
 import m0007 from "./0007_email_reminders.sql";
+import m0008 from "./0008_web_push.sql";
 
 export default {
   journal,
@@ -19,5 +20,6 @@ export default {
     m0005,
     m0006,
     m0007,
+    m0008,
   },
 };

@@ -13,6 +13,9 @@ import { getFeed } from "./get-feed";
 import { getTask } from "./get-task";
 import { identify } from "./identify";
 import { importTasks } from "./import-tasks";
+import { addPushSubscription } from "./add-push-subscription";
+import { listPushSubscriptions } from "./list-push-subscriptions";
+import { removePushSubscription } from "./remove-push-subscription";
 import { listAccountWebhooks } from "./list-account-webhooks";
 import { listLabels } from "./list-labels";
 import { listLists } from "./list-lists";
@@ -67,6 +70,9 @@ export const verbs = {
   rotateFeed,
   deleteFeed,
   importTasks,
+  listPushSubscriptions,
+  addPushSubscription,
+  removePushSubscription,
 } satisfies Record<string, Verb>;
 
 export type VerbName = keyof typeof verbs;

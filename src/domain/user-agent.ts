@@ -1,5 +1,5 @@
 /**
- * A session's User-Agent as a person names their device: "Chrome on Linux", "Safari on iPhone".
+ * A session's or a push subscription's User-Agent as a person names their device: "Chrome on Linux", "Safari on iPhone".
  * Only the browser family and the system: versions and build strings help nobody recognise a session.
  * Order matters: Edge, Opera and Samsung Internet also say "Chrome", and Chrome also says "Safari".
  */

@@ -1,0 +1,121 @@
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import * as z from "zod";
+import { AppError } from "../domain/errors";
+import { vapidOf } from "../domain/push/config";
+import { PushSubscriptionInput, PushSubscriptionView } from "../domain/push/subscription";
+import { runFor } from "../transport/auth";
+import type { AppEnv } from "../transport/env";
+import { errorResponses } from "../transport/problem";
+import { body, json, session } from "./account-schemas";
+
+/**
+ * Browser notifications for reminders (Web Push; object/push/). The public key is public: a page needs it before
+ * it subscribes, and it proves nothing. A device's subscription is stored by the page's session in the account's
+ * object, whose alarm pushes each reminder to every stored device (object/push/outbox.ts).
+ */
+
+const PUSH_OFF =
+  "This deployment sends no browser notifications: it has no VAPID keys. Reminders by email or a webhook still work.";
+
+const PublicKey = z.object({
+  publicKey: z.string().openapi({
+    description:
+      "The VAPID public key (RFC 8292): the raw P-256 point, base64url. Pass it as `applicationServerKey` to `pushManager.subscribe`.",
+    example: "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U",
+  }),
+});
+
+/** GET /api/v1/push/public-key: what "Notify me on this device" subscribes with, or 501 when push is off. */
+export function registerPushKeyRoute(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/push/public-key",
+      operationId: "getPushPublicKey",
+      summary: "The VAPID public key for browser notifications",
+      description:
+        "The key a browser subscribes with (`applicationServerKey`) before the tasks page stores its subscription (POST /account/push-subscriptions). 501 `push_off` when this deployment sends no browser notifications.",
+      tags: ["Notifications"],
+      security: [],
+      responses: {
+        200: { description: "The VAPID public key.", ...json(PublicKey) },
+        ...errorResponses("push_off"),
+      },
+    }),
+    (c) => {
+      const vapid = vapidOf(c.env);
+      if (!vapid) throw new AppError("push_off", PUSH_OFF);
+      c.header("Cache-Control", "public, max-age=300");
+      return c.json({ publicKey: vapid.publicKey }, 200);
+    },
+  );
+}
+
+const Id = z.object({
+  id: z
+    .string()
+    .max(64)
+    .openapi({ param: { name: "id", in: "path" } }),
+});
+
+/** The page session's devices: list, store, remove. Stored whatever the configuration; sent only while push is on. */
+export function registerPushSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
+  app.openapi(
+    createRoute({
+      method: "get",
+      path: "/account/push-subscriptions",
+      operationId: "listPushSubscriptions",
+      security: session,
+      responses: {
+        200: {
+          description: "The devices that get reminders as browser notifications, oldest first.",
+          ...json(z.object({ data: z.array(PushSubscriptionView) })),
+        },
+        ...errorResponses("unauthorized", "rate_limited"),
+      },
+    }),
+    async (c) => c.json({ data: await runFor(c, "listPushSubscriptions", undefined as never) }, 200),
+  );
+
+  app.openapi(
+    createRoute({
+      method: "post",
+      path: "/account/push-subscriptions",
+      operationId: "addPushSubscription",
+      description: `A device's subscription, as the browser gives it. The same endpoint again renews its keys (200). An account keeps at most 20 devices: a 21st replaces the oldest. Each reminder that fires is pushed to every device while Max is active.`,
+      security: session,
+      request: body(PushSubscriptionInput),
+      responses: {
+        200: { description: "This device was stored already: its keys are renewed.", ...json(PushSubscriptionView) },
+        201: { description: "The device is stored.", ...json(PushSubscriptionView) },
+        ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      const input = c.req.valid("json");
+      const { subscription, created } = await runFor(c, "addPushSubscription", {
+        input,
+        userAgent: c.req.header("user-agent") ?? null,
+      });
+      return c.json(subscription, created ? 201 : 200);
+    },
+  );
+
+  app.openapi(
+    createRoute({
+      method: "delete",
+      path: "/account/push-subscriptions/{id}",
+      operationId: "removePushSubscription",
+      security: session,
+      request: { params: Id },
+      responses: {
+        204: { description: "The device gets no more notifications; what waited to be pushed to it is dropped." },
+        ...errorResponses("validation_failed", "unauthorized", "push_subscription_not_found", "rate_limited"),
+      },
+    }),
+    async (c) => {
+      await runFor(c, "removePushSubscription", c.req.valid("param"));
+      return c.body(null, 204);
+    },
+  );
+}

@@ -1,0 +1,35 @@
+import { AppError } from "../../domain/errors";
+import { PushSubscriptionInput } from "../../domain/push/subscription";
+import { addPushSubscription as add } from "../push/subscriptions";
+import { none, verb } from "./verb";
+
+type Args = Parameters<typeof add>[1];
+
+/**
+ * POST /account/push-subscriptions, the tasks page's "Notify me on this device". Stored without Max (the page's
+ * choice is kept); reminders are pushed only while Max is active, as webhook events and reminder mail are.
+ */
+export const addPushSubscription = verb({
+  writes: true,
+  needsMax: false,
+  input: { input: PushSubscriptionInput },
+  prepare: async (args: Args) => {
+    await checkPoint(args.input.keys.p256dh);
+    return args;
+  },
+  run: add,
+  events: none,
+});
+
+/** The schema holds the key to 65 bytes; only WebCrypto can say it is a point on P-256, and it awaits. */
+async function checkPoint(p256dh: string): Promise<void> {
+  const bytes = Uint8Array.from(atob(p256dh.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/")), (c) =>
+    c.charCodeAt(0),
+  );
+  try {
+    await crypto.subtle.importKey("raw", bytes, { name: "ECDH", namedCurve: "P-256" }, false, []);
+  } catch {
+    const message = "must be the device's P-256 public key: these 65 bytes are not a point on the curve";
+    throw new AppError("validation_failed", `keys.p256dh ${message}.`, [{ path: "keys.p256dh", message }]);
+  }
+}

@@ -1,0 +1,5 @@
+import { listPushSubscriptions as list } from "../push/subscriptions";
+import { verb } from "./verb";
+
+/** GET /account/push-subscriptions, the tasks page: the devices that get reminders as notifications. */
+export const listPushSubscriptions = verb({ writes: false, needsMax: false, run: list });
