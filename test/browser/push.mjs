@@ -167,12 +167,20 @@ async function main() {
         const versions = [];
         cdp.on("ServiceWorker.workerRegistrationUpdated", ({ registrations: r }) => registrations.push(...r));
         cdp.on("ServiceWorker.workerVersionUpdated", ({ versions: v }) => versions.push(...v));
+        const errors = [];
+        cdp.on("ServiceWorker.workerErrorReported", ({ errorMessage }) => errors.push(errorMessage.errorMessage));
         await cdp.send("ServiceWorker.enable");
         // The page's registration, once its worker is activated: a push to a worker not yet active is dropped.
         const registration = await until(() => {
           const found = registrations.find((r) => r.scopeURL === `${base}/` && !r.isDeleted);
           return versions.some((v) => v.registrationId === found?.registrationId && v.status === "activated") && found;
         }, "no activated service worker for /");
+        // A round trip to the worker (Playwright attaches to it) before the first push: it is up and running.
+        const context = page.context();
+        const worker =
+          context.serviceWorkers().find((w) => w.url() === `${base}/push-sw.js`) ??
+          (await context.waitForEvent("serviceworker"));
+        await worker.evaluate(() => true);
         const push = (message) =>
           cdp.send("ServiceWorker.deliverPushMessage", {
             origin: base,
@@ -199,7 +207,10 @@ async function main() {
           );
           return seen.length >= 2 && seen;
         }, "the pushes showed no two notifications").catch((error) => {
-          throw new Error(`${error.message}: saw ${JSON.stringify(seen)}; worker ${JSON.stringify(versions.at(-1))}`);
+          const worker = JSON.stringify(versions.at(-1));
+          throw new Error(
+            `${error.message}: saw ${JSON.stringify(seen)}; worker ${worker}; errors ${errors.join(" | ")}`,
+          );
         });
         const reminder = shown.find((n) => n.title === task.title);
         assert(reminder, `no notification titled "${task.title}": ${JSON.stringify(shown)}`);
