@@ -4,18 +4,20 @@
 // endpoint), reload, unsubscribe (gone on the server and in the browser), a blocked permission's message, the offer
 // hidden without push, and the service worker showing a pushed reminder (the DevTools protocol's
 // ServiceWorker.deliverPushMessage hands it the decrypted message, as the browser does after decrypting one).
-// THE STAND-IN: the suite first tries the browser's real `pushManager.subscribe`. Headless chromium here reaches no
-// push service (it prints why), so then, and only then, an init script replaces PushManager.prototype.subscribe and
-// getSubscription with a fake at the browser's push-service boundary: a real-looking subscription (an FCM-style
-// https endpoint, a real P-256 public key from crypto.subtle as p256dh, 16 random bytes as auth), kept in
-// localStorage so a reload finds it. Everything else (the page, its requests, the worker, the server) is real.
+// THE STAND-IN: the suite first tries the browser's real `pushManager.subscribe` (in a profile on disk: Chrome
+// refuses push in incognito contexts). Headless chromium here reaches no push service (it prints why), so then, and
+// only then, an init script replaces PushManager.prototype.subscribe and getSubscription with a fake at the browser's
+// push-service boundary: a real-looking subscription (an FCM-style https endpoint, a real P-256 public key from
+// crypto.subtle as p256dh, 16 random bytes as auth), kept in localStorage so a reload finds it (and the suite can
+// age its key, as a replaced VAPID pair would). Everything else (page, requests, worker, server) is real.
 // Run: node test/browser/push.mjs. Screenshots: artifacts/browser/push-*.png (SHOTS_DIR to change; not committed).
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { accountWithKey } from "../support/accounts.mjs";
 import { axeViolations } from "../support/axe.mjs";
-import { fakePushService, trySubscribe, vapidKeys } from "../support/push-service.mjs";
+import { browserEndpoint, fakePushService, FAKE_STORE, trySubscribe, vapidKeys } from "../support/push-service.mjs";
+import { overlapping } from "../support/layout.mjs";
 import { runSteps } from "../support/steps.mjs";
 import { root, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
 
@@ -28,28 +30,6 @@ function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-/** This browser's subscription endpoint as the page sees it, or null. */
-const browserEndpoint = (page) =>
-  page.evaluate(async () => {
-    const registration = await navigator.serviceWorker.getRegistration("/");
-    return (await registration?.pushManager.getSubscription())?.endpoint ?? null;
-  });
-
-/** Each visible control whose box meets the toggle's (the toggle itself and its ancestors aside). */
-const overlapping = (page) =>
-  page.evaluate(() => {
-    const toggle = document.getElementById("push-toggle");
-    const a = toggle.getBoundingClientRect();
-    const controls = [...document.querySelectorAll("button, a[href], input, select, textarea, summary, [tabindex]")];
-    return controls
-      .filter((el) => el !== toggle && !el.contains(toggle) && el.checkVisibility())
-      .filter((el) => {
-        const b = el.getBoundingClientRect();
-        return b.width > 0 && a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
-      })
-      .map((el) => el.outerHTML.slice(0, 80));
-  });
-
 let server;
 let browser;
 
@@ -59,13 +39,14 @@ async function main() {
   server = await startWranglerDev({ vars: vapid });
   const { base } = server;
   const user = await accountWithKey(server, { prefix: "push" });
-  const stored = async () => {
-    const response = await fetch(`${base}/account/push-subscriptions`, {
-      headers: { Authorization: `Bearer ${user.session}` },
-    });
-    assert(response.status === 200, `GET /account/push-subscriptions answered ${response.status}`);
-    return (await response.json()).data;
+  /** The account's devices (GET), or one removed (DELETE), with the page's session as its bearer. */
+  const accountDevices = async (method = "GET", id = "") => {
+    const path = `/account/push-subscriptions${id && `/${id}`}`;
+    const response = await fetch(base + path, { method, headers: { Authorization: `Bearer ${user.session}` } });
+    assert(response.status === (id ? 204 : 200), `${method} ${path} answered ${response.status}`);
+    return id ? undefined : (await response.json()).data;
   };
+  const stored = () => accountDevices();
 
   browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -73,8 +54,8 @@ async function main() {
   });
   const consoleErrors = [];
   /** A signed-in context at /tasks; `permission` "granted" grants notifications, "denied" blocks them. */
-  const openTasks = async ({ permission = "granted", fake = false, init, route, width = 1280 } = {}) => {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, locale: "en-US" });
+  const openTasks = async ({ permission = "granted", fake = false, init, route } = {}) => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: "en-US" });
     await usePageSession(context, base, user.session);
     if (permission === "granted") await context.grantPermissions(["notifications"], { origin: base });
     if (fake) await context.addInitScript(fakePushService);
@@ -142,6 +123,24 @@ async function main() {
         await page.reload();
         await button(page, OFF).waitFor();
         assert((await stored()).length === 1, "the reload stored the device twice");
+        if (!fake) return;
+        // A subscription made with a replaced key pair shows off; turning it on again subscribes anew (fake only:
+        // its key is in localStorage).
+        await page.evaluate((name) => {
+          const saved = JSON.parse(localStorage.getItem(name));
+          localStorage.setItem(name, JSON.stringify({ ...saved, serverKey: `${saved.serverKey.slice(0, -4)}AAAA` }));
+        }, FAKE_STORE);
+        await page.reload();
+        await button(page, ON).click();
+        await button(page, OFF).waitFor();
+        endpoint = await browserEndpoint(page);
+        const after = await stored();
+        assert(
+          after.length === 2 && after.some((d) => d.endpoint === endpoint),
+          `after a new key: ${JSON.stringify(after)}`,
+        );
+        // The old row goes, as it does when its push service answers 410 to the server.
+        await accountDevices("DELETE", after.find((d) => d.endpoint !== endpoint).id);
       },
     ],
     [
@@ -149,11 +148,17 @@ async function main() {
       "03-axe",
       async () => {
         await axe(page, "1280 px, on");
-        assert((await overlapping(page)).length === 0, `overlaps: ${(await overlapping(page)).join(" | ")}`);
+        assert(
+          (await overlapping(page, "#push-toggle")).length === 0,
+          `overlaps: ${(await overlapping(page, "#push-toggle")).join(" | ")}`,
+        );
         await page.setViewportSize({ width: 390, height: 844 });
         await button(page, OFF).waitFor();
         await axe(page, "390 px, on");
-        assert((await overlapping(page)).length === 0, `overlaps at 390 px: ${(await overlapping(page)).join(" | ")}`);
+        assert(
+          (await overlapping(page, "#push-toggle")).length === 0,
+          `overlaps at 390 px: ${(await overlapping(page, "#push-toggle")).join(" | ")}`,
+        );
         await page.screenshot({ path: join(shots, "push-03b-390px.png") });
         await page.setViewportSize({ width: 1280, height: 900 });
       },
@@ -229,7 +234,8 @@ async function main() {
       async () => {
         await button(page, OFF).click();
         await button(page, ON).waitFor();
-        assert((await stored()).length === 0, "the device is still stored");
+        const left = await stored();
+        assert(left.length === 0, `still stored: ${JSON.stringify(left)} (this device: ${endpoint})`);
         assert((await browserEndpoint(page)) === null, "the browser still holds a subscription");
         await page.getByText("Reminders on this device: off").waitFor();
       },

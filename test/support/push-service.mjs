@@ -17,9 +17,12 @@ export function vapidKeys() {
   };
 }
 
+/** Where the stand-in keeps its subscription (in the page's localStorage), so a reload finds it. */
+export const FAKE_STORE = "test.fakePushSubscription";
+
 /** The stand-in for a push service (test/browser/push.mjs says when and why): runs in every page of a context before its own scripts. */
 export function fakePushService() {
-  const STORE = "test.fakePushSubscription";
+  const STORE = "test.fakePushSubscription"; // FAKE_STORE: the function runs in the page, without this module
   const b64url = (bytes) =>
     btoa(String.fromCharCode(...new Uint8Array(bytes)))
       .replace(/\+/g, "-")
@@ -91,3 +94,10 @@ export async function trySubscribe(chromiumPath, base, key) {
     await context.close();
   }
 }
+
+/** This browser's subscription endpoint as the page sees it, or null. */
+export const browserEndpoint = (page) =>
+  page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.getRegistration("/");
+    return (await registration?.pushManager.getSubscription())?.endpoint ?? null;
+  });

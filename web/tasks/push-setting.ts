@@ -28,7 +28,7 @@ export function PushSetting({ failed }: { failed: (error: unknown) => boolean })
         const found = await publicKey();
         if (!found) return setState("hidden");
         setKey(found);
-        setState((await deviceIsOn()) ? "on" : "off");
+        setState((await deviceIsOn(found)) ? "on" : "off");
       } catch (error) {
         // Without the key or the list there is nothing to offer; a 401 shows the signed-out view.
         if (!failed(error)) setState("hidden");

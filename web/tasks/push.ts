@@ -29,15 +29,18 @@ async function subscription(): Promise<PushSubscription | null> {
   return (await registration?.pushManager.getSubscription()) ?? null;
 }
 
-/** On when this browser holds a subscription and the account has it: one the server dropped (a 410) is off. */
-export async function deviceIsOn(): Promise<boolean> {
-  const mine = await subscription();
-  if (!mine) return false;
-  return (await tasksApi.pushDevices()).some((device) => device.endpoint === mine.endpoint);
-}
-
 const sameKey = (a: ArrayBuffer | null, b: Uint8Array) =>
   !!a && a.byteLength === b.length && new Uint8Array(a).every((byte, i) => byte === b[i]);
+
+/**
+ * On when this browser holds a subscription made with the deployment's current key and the account has it. One the
+ * server dropped (a 410), or made with a key pair since replaced (docs/deploy.md), is off: turning it on again mends it.
+ */
+export async function deviceIsOn(key: Uint8Array): Promise<boolean> {
+  const mine = await subscription();
+  if (!mine || !sameKey(mine.options.applicationServerKey, key)) return false;
+  return (await tasksApi.pushDevices()).some((device) => device.endpoint === mine.endpoint);
+}
 
 /**
  * Asks for permission, registers the worker, subscribes and stores the subscription. Resolves with the permission
