@@ -6,6 +6,7 @@ import { Task } from "../domain/tasks/schemas";
 import { Timestamp } from "../domain/tasks/values";
 import { Webhook } from "../domain/webhooks/schemas";
 import { PushSubscriptionView } from "../domain/push/subscription";
+import { PasskeySummary } from "./passkey-schemas";
 import { ConnectionSummary } from "./account-connections";
 import { ApiKeySummary, DataLocationField, Membership, SecurityEvent, SessionSummary } from "./account-schemas";
 
@@ -77,6 +78,9 @@ export const AccountExport = z
     webhooks: z
       .array(Webhook)
       .openapi({ description: "Every webhook: URL, events, description, state. Never a signing secret." }),
+    passkeys: z.array(PasskeySummary).openapi({
+      description: "The account's passkeys: id, name and when each was added and last used (not their public keys).",
+    }),
     pushSubscriptions: z.array(PushSubscriptionView).openapi({
       description: "The devices that get reminders as browser notifications (their push endpoints, not their keys).",
     }),
@@ -91,5 +95,5 @@ export const AccountExport = z
   .openapi("AccountExport", {
     description:
       "Everything the service keeps about an account (GDPR art. 15 and 20). `todo-export/2` added `lists` and " +
-      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks`, `labels`, `securityEvents` and `pushSubscriptions`.",
+      "`connections` (apps connected over OAuth); later, without a new version (fields added only), `billing`, `webhooks`, `labels`, `securityEvents`, `pushSubscriptions` and `passkeys`.",
   });

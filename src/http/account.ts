@@ -91,6 +91,7 @@ export function createAccountApp() {
       registerLabelRoutes,
       registerImportRoutes,
       registerStreamRoutes,
+      registerPushSubscriptionRoutes,
     ),
   );
   app.route(
@@ -108,7 +109,6 @@ export function createAccountApp() {
       registerTotpRoutes,
       registerPasskeyRoutes,
       registerNotificationRoutes,
-      registerPushSubscriptionRoutes,
     ),
   );
   return app;

@@ -6,12 +6,12 @@ import { PushSubscriptionInput, PushSubscriptionView } from "../domain/push/subs
 import { runFor } from "../transport/auth";
 import type { AppEnv } from "../transport/env";
 import { errorResponses } from "../transport/problem";
-import { body, json, session } from "./account-schemas";
+import { body, json } from "./account-schemas";
 
 /**
  * Browser notifications for reminders (Web Push; object/push/). The public key is public: a page needs it before
- * it subscribes, and it proves nothing. A device's subscription is stored by the page's session in the account's
- * object, whose alarm pushes each reminder to every stored device (object/push/outbox.ts).
+ * it subscribes, and it proves nothing. A device's subscription is stored in the account's object, whose alarm
+ * pushes each reminder to every stored device (object/push/outbox.ts).
  */
 
 const PUSH_OFF =
@@ -55,23 +55,41 @@ const Id = z.object({
   id: z
     .string()
     .max(64)
-    .openapi({ param: { name: "id", in: "path" } }),
+    .openapi({
+      param: { name: "id", in: "path" },
+      description: "The device's `id`, from listPushSubscriptions or addPushSubscription.",
+      example: "01938a2e-7c1f-7d3a-9b2e-4f5a6b7c8d9e",
+    }),
 });
+const tags = ["Notifications"];
+const security = [{ bearerAuth: [] }];
 
-/** The page session's devices: list, store, remove. Stored whatever the configuration; sent only while push is on. */
+/**
+ * A device's subscriptions, at two doors with one declaration, as the task routes: /api/v1/push-subscriptions
+ * for an API key (a client of its own, such as a PWA, that shows this service's reminders) and
+ * /account/push-subscriptions for the tasks page's session. Like webhooks, they need Max.
+ */
 export function registerPushSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
       method: "get",
-      path: "/account/push-subscriptions",
+      path: "/push-subscriptions",
       operationId: "listPushSubscriptions",
-      security: session,
+      summary: "List the devices that get reminders as notifications",
+      description:
+        "Each device whose subscription is stored: its push endpoint (how a page finds its own), what it is, and since when.",
+      tags,
+      security,
       responses: {
         200: {
           description: "The devices that get reminders as browser notifications, oldest first.",
-          ...json(z.object({ data: z.array(PushSubscriptionView) })),
+          ...json(
+            z.object({
+              data: z.array(PushSubscriptionView).openapi({ description: "The devices, oldest first (at most 20)." }),
+            }),
+          ),
         },
-        ...errorResponses("unauthorized", "rate_limited"),
+        ...errorResponses("unauthorized", "max_required"),
       },
     }),
     async (c) => c.json({ data: await runFor(c, "listPushSubscriptions", undefined as never) }, 200),
@@ -80,15 +98,18 @@ export function registerPushSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
       method: "post",
-      path: "/account/push-subscriptions",
+      path: "/push-subscriptions",
       operationId: "addPushSubscription",
-      description: `A device's subscription, as the browser gives it. The same endpoint again renews its keys (200). An account keeps at most 20 devices: a 21st replaces the oldest. Each reminder that fires is pushed to every device while Max is active.`,
-      security: session,
+      summary: "Store a device's push subscription",
+      description:
+        "A browser's `PushSubscription.toJSON()`, made with the key of GET /push/public-key. The same endpoint again renews its keys (200). An account keeps at most 20 devices: a 21st replaces the oldest. Each reminder that fires is pushed to every device, encrypted to it (RFC 8291), while Max is active.",
+      tags,
+      security,
       request: body(PushSubscriptionInput),
       responses: {
         200: { description: "This device was stored already: its keys are renewed.", ...json(PushSubscriptionView) },
         201: { description: "The device is stored.", ...json(PushSubscriptionView) },
-        ...errorResponses("validation_failed", "unauthorized", "payload_too_large", "rate_limited"),
+        ...errorResponses("validation_failed", "unauthorized", "max_required", "payload_too_large"),
       },
     }),
     async (c) => {
@@ -104,13 +125,17 @@ export function registerPushSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
       method: "delete",
-      path: "/account/push-subscriptions/{id}",
+      path: "/push-subscriptions/{id}",
       operationId: "removePushSubscription",
-      security: session,
+      summary: "Stop notifications on a device",
+      description:
+        "Forgets the device and drops what waited to be pushed to it. A page also unsubscribes in the browser (`subscription.unsubscribe()`); a device the push service reports gone (404, 410) is forgotten without this.",
+      tags,
+      security,
       request: { params: Id },
       responses: {
         204: { description: "The device gets no more notifications; what waited to be pushed to it is dropped." },
-        ...errorResponses("validation_failed", "unauthorized", "push_subscription_not_found", "rate_limited"),
+        ...errorResponses("validation_failed", "unauthorized", "max_required", "push_subscription_not_found"),
       },
     }),
     async (c) => {

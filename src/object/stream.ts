@@ -38,7 +38,10 @@ export const CLOSE = {
 interface Attachment {
   credential: TaskCredential;
   openedAt: number;
-  /** A key's expiry (ms): checked before each send, since no control-plane change marks it. */
+  /**
+   * A key's expiry, or a session's as the upgrade saw it (ms): checked before each send, since no control-plane
+   * change marks it. A session used since then has later days: its page, told 4401, syncs over REST and goes on.
+   */
   expiresAt?: number;
 }
 
@@ -46,6 +49,8 @@ interface Attachment {
 export const CREDENTIAL_HEADER = "x-todo-credential";
 /** The session's id, so its sockets carry their own tag (the Worker has judged the session). */
 export const SESSION_HEADER = "x-todo-session";
+/** When that session ends unless used again (RFC 3339), so that its sockets end with it. */
+export const SESSION_EXPIRES_HEADER = "x-todo-session-expires";
 
 /** The tag of a socket opened with a key (by its id), a connection, or a session. */
 export const keyTag = (id: string) => `key:${id}`;
@@ -69,7 +74,7 @@ export function acceptStream(ctx: DurableObjectState, db: AccountDb, request: Re
     const credential = JSON.parse(request.headers.get(CREDENTIAL_HEADER) ?? "null") as TaskCredential;
     ({ attachment, tag } = ctx.storage.transactionSync(() => {
       authorize(db, credential, true);
-      return tagOf(db, credential, request.headers.get(SESSION_HEADER) ?? "");
+      return tagOf(db, credential, request.headers);
     }));
   } catch (e) {
     return refusal(e);
@@ -86,10 +91,14 @@ export function acceptStream(ctx: DurableObjectState, db: AccountDb, request: Re
   return new Response(null, { status: 101, webSocket: client, headers: { "Sec-WebSocket-Protocol": STREAM_PROTOCOL } });
 }
 
-function tagOf(db: AccountDb, credential: TaskCredential, sessionId: string): { attachment: Attachment; tag: string } {
+function tagOf(db: AccountDb, credential: TaskCredential, headers: Headers): { attachment: Attachment; tag: string } {
   const attachment: Attachment = { credential, openedAt: Date.now() };
   if (credential.kind === "connection") return { attachment, tag: connectionTag(credential.connectionId) };
-  if (credential.kind === "session") return { attachment, tag: sessionTag(sessionId) };
+  if (credential.kind === "session") {
+    const expiresAt = Date.parse(headers.get(SESSION_EXPIRES_HEADER) ?? "");
+    if (Number.isFinite(expiresAt)) attachment.expiresAt = expiresAt;
+    return { attachment, tag: sessionTag(headers.get(SESSION_HEADER) ?? "") };
+  }
   const key = db
     .select({ id: apiKeys.id, expiresAt: apiKeys.expiresAt })
     .from(apiKeys)
@@ -180,9 +189,10 @@ export function broadcast(ctx: DurableObjectState, db: AccountDb, events: readon
   const messages = events.map(({ type, data }) => JSON.stringify({ type, data, serverTime: time }));
   const now = Date.now();
   for (const ws of sockets) {
-    const expiresAt = attachmentOf(ws)?.expiresAt;
-    if (expiresAt !== undefined && expiresAt <= now) {
-      close(ws, CLOSE.revoked, "The API key has expired.");
+    const attachment = attachmentOf(ws);
+    if (attachment?.expiresAt !== undefined && attachment.expiresAt <= now) {
+      const session = attachment.credential.kind === "session";
+      close(ws, CLOSE.revoked, session ? "The session has expired: sign in again." : "The API key has expired.");
       continue;
     }
     for (const message of messages) ws.send(message);

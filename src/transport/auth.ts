@@ -104,6 +104,7 @@ export const requireSession: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   c.set("sessionVia", via);
   c.set("sessionId", session.sessionId);
+  c.set("sessionExpiresAt", session.expiresAt);
   c.set("caller", { env: c.env, accountId: session.accountId, credential: { kind: "session" } });
   await next();
 };

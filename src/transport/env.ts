@@ -10,6 +10,8 @@ export interface AppVariables {
    */
   caller: AccountCaller;
   sessionId: string;
+  /** When that session ends unless it is used again (RFC 3339 UTC). */
+  sessionExpiresAt: string;
   /** How `requireSession` found the session: a bearer header (scripts) or the pages' cookie (CSRF-checked). */
   sessionVia: "bearer" | "cookie";
   /** Set before the guards for a route whose OpenAPI body is `required: false`: an empty body reads as `{}`. */

@@ -22,6 +22,7 @@ const SHIPPED: [tag: string, when: number][] = [
   ["0005_labels", 1795771416410],
   ["0006_subtasks_priority_position", 1795771727664],
   ["0007_email_reminders", 1795775772682],
+  ["0008_web_push", 1795783752771],
 ];
 
 type Migrations = typeof migrations;

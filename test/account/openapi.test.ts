@@ -59,6 +59,7 @@ describe("account routes in OpenAPI", () => {
       "labels",
       "lists",
       "membership",
+      "passkeys",
       "pushSubscriptions",
       "securityEvents",
       "sessions",

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { callWith, limited, uniqueIp } from "../hardening/support";
 import { call, json, signUp, type TestAccount } from "../helpers";
 import { SoftwareAuthenticator } from "../support/authenticator";
+import { AccountExport } from "../../src/http/account-export";
 
 /**
  * Passkeys against a software authenticator (test/support/authenticator.ts): real P-256 signatures over bytes built
@@ -63,6 +64,10 @@ describe("passkeys", () => {
     expect((await call(path, { method: "DELETE", token: user.session })).status).toBe(404);
     const left = await json(await call("/account/passkeys", { token: user.session }));
     expect(left.data.map((p: { id: string }) => p.id)).toEqual([second.authenticator.id]);
+    // The export holds them as the list does, and nothing of the credential itself (its public key).
+    const text = await (await call("/account/export", { token: user.session })).text();
+    expect(AccountExport.parse(JSON.parse(text)).passkeys).toEqual(left.data);
+    expect(text).not.toMatch(/publicKey|public_key/);
   });
 
   it("a registration for another origin or RP ID, without user verification, or on a used challenge is refused", async () => {

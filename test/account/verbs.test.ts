@@ -50,10 +50,9 @@ const TABLE: Record<VerbName, { needsMax: boolean; writes: boolean }> = {
   rotateFeed: { needsMax: false, writes: true },
   deleteFeed: { needsMax: false, writes: true },
   importTasks: { needsMax: true, writes: true },
-  // A device's notifications can be set up without Max; the alarm pushes reminders only while it is active.
-  listPushSubscriptions: { needsMax: false, writes: false },
-  addPushSubscription: { needsMax: false, writes: true },
-  removePushSubscription: { needsMax: false, writes: true },
+  listPushSubscriptions: { needsMax: true, writes: false },
+  addPushSubscription: { needsMax: true, writes: true },
+  removePushSubscription: { needsMax: true, writes: true },
 };
 
 /** Raised by no verb: the alarm fires reminders (object/tasks/reminders.ts, test/events/reminders.test.ts). */

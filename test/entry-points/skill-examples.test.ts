@@ -22,6 +22,7 @@ const CAPTURES: { variable: string; after: RegExp; value: (res: Response, body: 
   { variable: "LIST_ID", after: /^POST \/api\/v1\/lists$/, value: (_, body) => body.id },
   { variable: "LABEL_ID", after: /^POST \/api\/v1\/labels$/, value: (_, body) => body.id },
   { variable: "WEBHOOK_ID", after: /^POST \/api\/v1\/webhooks$/, value: (_, body) => body.id },
+  { variable: "PUSH_SUBSCRIPTION_ID", after: /^POST \/api\/v1\/push-subscriptions$/, value: (_, body) => body.id },
 ];
 
 /** The `curl …` commands of the ```sh blocks, with backslash-newline continuations joined. */
@@ -134,6 +135,7 @@ describe("the skill's curl examples", () => {
       "ETAG",
       "LABEL_ID",
       "LIST_ID",
+      "PUSH_SUBSCRIPTION_ID",
       "TASK_ID",
       "TODO_API_KEY",
       "TODO_FEED_TOKEN",

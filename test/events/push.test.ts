@@ -2,7 +2,8 @@ import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { callWith, uniqueIp } from "../hardening/support";
-import { accountSql, call, createTask, grant, json, maxUser } from "../helpers";
+import { accountSql, call, createTask, grant, json, maxUser, signUp } from "../helpers";
+import { seedKey } from "../support/seed";
 import { AccountExport } from "../../src/http/account-export";
 import { openPush, pushDevice, type PushDevice, vapidPair, verifyVapid } from "../support/push-device";
 
@@ -121,14 +122,36 @@ describe("a device's subscription", () => {
     expect((await json(gone)).code).toBe("push_subscription_not_found");
   });
 
-  it("needs the page's session: 401 without one, and with an API key", async () => {
-    const { user } = await pushUser();
+  it("is the same at /api/v1 with an API key, and judged 401, then 403, then 400 at both doors", async () => {
+    const { user, subscribe, devices } = await pushUser();
     const device = await pushDevice();
-    expect((await call("/account/push-subscriptions", { body: device.subscription })).status).toBe(401);
-    expect((await call("/account/push-subscriptions", { token: user.key, body: device.subscription })).status).toBe(
-      401,
-    );
+    const byKey = await call("/api/v1/push-subscriptions", { token: user.key, body: device.subscription });
+    expect(byKey.status).toBe(201);
+    const stored = await json(byKey);
+    expect(await devices()).toEqual([stored]); // the page sees what the key stored
+    expect((await subscribe(device)).status).toBe(200);
+    expect((await json(await call("/api/v1/push-subscriptions", { token: user.key }))).data).toEqual([
+      { ...stored, device: "Chrome on Linux" },
+    ]);
+    const free = await signUp("push-free");
+    const freeKey = (await seedKey(free.accountId)).key;
+    const bad = { endpoint: "http://push.example.net/x" };
+    for (const [path, valid, token] of [
+      ["/api/v1/push-subscriptions", user.key, freeKey],
+      ["/account/push-subscriptions", user.session, free.session],
+    ] as const) {
+      expect((await call(path, { body: bad })).status, `${path} without a credential`).toBe(401);
+      expect((await call(path, { token: `${valid}x`, body: bad })).status, `${path} forged`).toBe(401);
+      expect((await call(path, { token, body: bad })).status, `${path} without Max`).toBe(403);
+      expect((await call(path, { token, body: device.subscription })).status, `${path} without Max`).toBe(403);
+      expect((await call(path, { token: valid, body: bad })).status, `${path} bad body`).toBe(400);
+    }
+    // Each door takes its own credential only.
     expect((await call("/account/push-subscriptions", { token: user.key })).status).toBe(401);
+    expect((await call("/api/v1/push-subscriptions", { token: user.session })).status).toBe(401);
+    const removed = await call(`/api/v1/push-subscriptions/${stored.id}`, { method: "DELETE", token: user.key });
+    expect(removed.status).toBe(204);
+    expect(await devices()).toEqual([]);
   });
 
   it("refuses what is not a subscription, naming the field, and stores nothing", async () => {

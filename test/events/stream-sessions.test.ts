@@ -127,3 +127,24 @@ describe("a session's end closes its sockets on the stream", () => {
     for (const s of [...sockets.a, sockets.b, sockets.key]) expect(await closedWith(s)).toBe(4401);
   });
 });
+
+describe("a session's days run out while its socket is open", () => {
+  it("closes the socket with 4401 at the first change after its expiry, and no key's", async () => {
+    const user = await maxUser("expiring");
+    const now = Date.now();
+    // Used a moment ago (no touch that would start its days again), and over in 1.5 s.
+    await env.DB.prepare("UPDATE sessions SET expires_at = ?, last_used_at = ? WHERE account_id = ?")
+      .bind(new Date(now + 1500).toISOString(), new Date(now).toISOString(), user.accountId)
+      .run();
+    const session = await openSession(user.session);
+    const key = await openStream({ token: user.key });
+    expect([session.res.status, key.res.status]).toEqual([101, 101]);
+    const before = await createTask(user.key, { title: "Before the end" });
+    expect(await session.next()).toMatchObject({ type: "task.created", data: { id: before.id } });
+    expect(await key.next()).toMatchObject({ type: "task.created", data: { id: before.id } });
+    await new Promise((resolve) => setTimeout(resolve, 1600));
+    await stillHear(user.key, [key]);
+    expect(await closedWith(session)).toBe(4401);
+    expect((await session.closed).reason).toBe("The session has expired: sign in again.");
+  });
+});

@@ -8,11 +8,12 @@ import { exportConnections } from "../connections/service";
 import { AppError } from "../../domain/errors";
 import { getAccount } from "./service";
 import { listSessions } from "./sessions";
+import { listPasskeys } from "./passkeys";
 import { listSecurityEvents } from "../security-events";
 
 /**
  * The account's data as one JSON document (GDPR art. 15 and 20), built to be streamed: the small
- * head (account, membership, keys, sessions, connections, billing, security events from D1; lists, labels, webhooks without
+ * head (account, membership, keys, sessions, passkeys, connections, billing, security events from D1; lists, labels, webhooks without
  * their secrets, and the devices that get notifications, from the account's object) is
  * read at once, the tasks page by page from the object, so memory holds one page, never the whole
  * account. docs/scaling.md has the measurements.
@@ -20,7 +21,7 @@ import { listSecurityEvents } from "../security-events";
 export const EXPORT_FORMAT = "todo-export/2";
 
 export async function exportHead(db: Db, env: Env, accountId: string, currentSessionId: string) {
-  const [account, created, apiKeys, sessions, own, connections, billing, securityEvents] = await Promise.all([
+  const [account, created, apiKeys, sessions, own, connections, billing, securityEvents, passkeys] = await Promise.all([
     getAccount(db, accountId),
     db.select({ createdAt: accounts.createdAt }).from(accounts).where(eq(accounts.id, accountId)).get(),
     listApiKeys(db, env, accountId),
@@ -29,6 +30,7 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     exportConnections(db, accountId),
     exportBilling(db, accountId),
     listSecurityEvents(db, accountId, 10_000),
+    listPasskeys(db, accountId),
   ]);
   if (!account || !created) throw new AppError("unauthorized", "The account no longer exists.");
   const { membership, ...rest } = account;
@@ -45,6 +47,7 @@ export async function exportHead(db: Db, env: Env, accountId: string, currentSes
     billing,
     webhooks: own.webhooks,
     pushSubscriptions: own.pushSubscriptions,
+    passkeys,
     securityEvents,
   };
 }

@@ -188,6 +188,8 @@ const SESSION_REQUIRED =
 export interface SessionAuthentication {
   accountId: string;
   sessionId: string;
+  /** When the session ends unless used again (RFC 3339 UTC): a stream socket it opens closes then (object/stream.ts). */
+  expiresAt: string;
   /** Set when lastUsedAt is over a minute old: refresh it (and its 30 days) off the response path. */
   touch?: () => Promise<unknown>;
 }
@@ -195,14 +197,22 @@ export interface SessionAuthentication {
 export async function authenticateSession(db: Db, token: string | undefined): Promise<SessionAuthentication> {
   if (!token || !/^todo_sess_[0-9A-Za-z]{43}$/.test(token)) throw new AppError("unauthorized", SESSION_REQUIRED);
   const [row] = await db
-    .select({ accountId: sessions.accountId, sessionId: sessions.id, stale: staleSessionSql })
+    .select({
+      accountId: sessions.accountId,
+      sessionId: sessions.id,
+      expiresAt: sessions.expiresAt,
+      stale: staleSessionSql,
+    })
     .from(sessions)
     .where(
       and(eq(sessions.tokenHash, await sha256Hex(token)), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSql)),
     );
   if (!row) throw new AppError("unauthorized", SESSION_REQUIRED);
   const { stale, ...session } = row;
-  return stale ? { ...session, touch: () => touchSession(db, session.sessionId, SESSION_DAYS) } : session;
+  if (!stale) return session;
+  // The touch starts its days again: the request acts on the expiry it sets.
+  const expiresAt = new Date(Date.now() + SESSION_DAYS * 86_400_000).toISOString();
+  return { ...session, expiresAt, touch: () => touchSession(db, session.sessionId, SESSION_DAYS) };
 }
 
 /** Signs the session out: its token is refused from the next request on, and its open sockets close. */

@@ -52,15 +52,20 @@ export const PushSubscriptionInput = z
     endpoint: Endpoint,
     expirationTime: z.number().nullable().optional().meta({
       description: "When the browser says the subscription ends (ms since the epoch), if it says; not used.",
+      example: null,
     }),
-    keys: z.strictObject({
-      p256dh: base64urlOf(65, "the device's P-256 public key").meta({
-        description: "The device's P-256 public key (uncompressed, 65 bytes, base64url).",
-      }),
-      auth: base64urlOf(16, "the device's authentication secret").meta({
-        description: "The device's authentication secret (16 bytes, base64url).",
-      }),
-    }),
+    keys: z
+      .strictObject({
+        p256dh: base64urlOf(65, "the device's P-256 public key").meta({
+          description: "The device's P-256 public key (uncompressed, 65 bytes, base64url).",
+          example: "BBGcM-1VnN2Sg0vZx2b8yBmQn3aFv4vg_RIq0D8eb7045H5VxZlDJEp4o3Dsnfg43AlkGfrhHJNnZdm4r4k2nIs",
+        }),
+        auth: base64urlOf(16, "the device's authentication secret").meta({
+          description: "The device's authentication secret (16 bytes, base64url).",
+          example: "x5bPFrv3PtUysUIGNsms4w",
+        }),
+      })
+      .meta({ description: "The device's keys, which each push is encrypted to (RFC 8291)." }),
   })
   .meta({
     id: "PushSubscriptionInput",
@@ -70,10 +75,15 @@ export type PushSubscriptionInput = z.infer<typeof PushSubscriptionInput>;
 
 export const PushSubscriptionView = z
   .object({
-    id: z.string(),
-    endpoint: z.string().meta({ description: "The push service's URL for the device: how a page finds its own." }),
+    id: z.string().meta({ description: "The device's id here.", example: "01938a2e-7c1f-7d3a-9b2e-4f5a6b7c8d9e" }),
+    endpoint: z.string().meta({
+      description: "The push service's URL for the device: how a page finds its own.",
+      example: "https://fcm.googleapis.com/fcm/send/dGVzdA",
+    }),
     device: z.string().meta({ description: "The device in words, from its User-Agent.", example: "Chrome on Linux" }),
-    createdAt: z.string().meta({ description: "When it was stored (RFC 3339 UTC)." }),
+    createdAt: z
+      .string()
+      .meta({ description: "When it was stored (RFC 3339 UTC).", example: "2026-11-27T09:00:00.000Z" }),
   })
   .meta({ id: "PushSubscription", description: "A device that gets reminders as notifications." });
 export type PushSubscriptionView = z.infer<typeof PushSubscriptionView>;

@@ -9,7 +9,7 @@ import { registerDocsPage } from "./docs";
 import { registerLabelRoutes } from "./labels";
 import { registerListRoutes } from "./lists";
 import { registerOpenApiDocument } from "./openapi";
-import { registerPushKeyRoute } from "../push";
+import { registerPushKeyRoute, registerPushSubscriptionRoutes } from "../push";
 import { registerRootRoute } from "./root";
 import { registerStreamRoutes } from "./stream";
 import { registerTaskRoutes } from "./tasks";
@@ -33,6 +33,7 @@ export function createV1App() {
       registerWebhookRoutes,
       registerImportRoutes,
       registerStreamRoutes,
+      registerPushSubscriptionRoutes,
     ),
   );
   // What webhooks receive: OpenAPI 3.1 `webhooks` of the document, served by no route.

@@ -41,6 +41,11 @@ export function registerOpenApiDocument(app: OpenAPIHono<AppEnv>, v1: OpenAPIHon
         description:
           "Signed POSTs of the account's events (Standard Webhooks) to endpoints it registers; the events are this document's `webhooks`. Bearer API key and active Max membership.",
       },
+      {
+        name: "Notifications",
+        description:
+          "Reminders as browser notifications (Web Push): the VAPID public key (no credentials), and the devices that get them (bearer API key and active Max membership; the tasks page's session at /account/push-subscriptions).",
+      },
       { name: "Calendars", description: "Public holiday calendar packs. No credentials." },
       {
         name: "Feeds",

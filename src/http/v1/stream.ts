@@ -4,7 +4,7 @@ import * as z from "zod";
 import { reachAccount } from "../../control/account-client";
 import { AppError } from "../../domain/errors";
 import type { Result } from "../../object/result";
-import { CREDENTIAL_HEADER, SESSION_HEADER } from "../../object/stream";
+import { CREDENTIAL_HEADER, SESSION_EXPIRES_HEADER, SESSION_HEADER } from "../../object/stream";
 import { authenticateCaller } from "../../transport/auth";
 import type { AppEnv } from "../../transport/env";
 import { errorResponses } from "../../transport/problem";
@@ -59,7 +59,8 @@ async function openStream(c: Context<AppEnv>): Promise<Response> {
   const url = new URL("https://account.object/stream");
   if (since !== undefined) url.searchParams.set("since", new Date(since).toISOString());
   const headers = { Upgrade: "websocket", [CREDENTIAL_HEADER]: JSON.stringify(credential) };
-  if (credential.kind === "session") Object.assign(headers, { [SESSION_HEADER]: c.var.sessionId });
+  if (credential.kind === "session")
+    Object.assign(headers, { [SESSION_HEADER]: c.var.sessionId, [SESSION_EXPIRES_HEADER]: c.var.sessionExpiresAt });
   return reachAccount(c.env, accountId, async (object): Promise<Result<Response>> => {
     const answer = await object.fetch(url, { headers });
     return answer.webSocket ? { ok: true, value: answer } : ((await answer.json()) as Result<Response>);

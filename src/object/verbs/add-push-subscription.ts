@@ -6,12 +6,12 @@ import { none, verb } from "./verb";
 type Args = Parameters<typeof add>[1];
 
 /**
- * POST /account/push-subscriptions, the tasks page's "Notify me on this device". Stored without Max (the page's
- * choice is kept); reminders are pushed only while Max is active, as webhook events and reminder mail are.
+ * POST /api/v1/push-subscriptions and the tasks page's /account/push-subscriptions ("Notify me on this device").
+ * Needs Max, as webhooks do; a device stays stored when Max lapses, and gets pushes again when it is back.
  */
 export const addPushSubscription = verb({
   writes: true,
-  needsMax: false,
+  needsMax: true,
   input: { input: PushSubscriptionInput },
   prepare: async (args: Args) => {
     await checkPoint(args.input.keys.p256dh);
