@@ -5,7 +5,7 @@ import { html } from "./html";
 import { deviceIsOn, publicKey, pushSupported, turnOff, turnOn } from "./push";
 
 /**
- * "Notify me on this device": reminders as notifications on this browser (web/tasks/push.ts). Shown under the time
+ * "Notify me on this device": reminders as notifications on this browser (web/tasks/push.ts). Shown beside the time
  * zone only where it can work: a browser with service workers and push, on a deployment with VAPID keys.
  */
 
