@@ -1,11 +1,10 @@
-import { runInDurableObject } from "cloudflare:test";
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { callWith, uniqueIp } from "../hardening/support";
 import { accountSql, call, createTask, grant, json, maxUser, signUp } from "../helpers";
 import { seedKey } from "../support/seed";
 import { AccountExport } from "../../src/http/account-export";
 import { openPush, pushDevice, type PushDevice, vapidPair, verifyVapid } from "../support/push-device";
+import { alarmWith } from "./support";
 
 /**
  * Reminders as browser notifications (issue 37 item 4). The push service is stood in for at its HTTP boundary:
@@ -13,21 +12,6 @@ import { openPush, pushDevice, type PushDevice, vapidPair, verifyVapid } from ".
  * device's private key and whose VAPID token it verifies (test/support/push-device.ts). The pool's env has no VAPID
  * keys (push off); a request gets them through `callWith`, the object's alarm through `alarmWith`.
  */
-
-const objectOf = (accountId: string) => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
-
-const alarmWith = (accountId: string, now: number, patch: Partial<Env> = {}) =>
-  runInDurableObject(objectOf(accountId), async (instance, state) => {
-    const held = instance as unknown as { env: Env };
-    const real = held.env;
-    held.env = { ...real, ...patch };
-    try {
-      await state.storage.deleteAlarm();
-      await instance.alarm(undefined, now);
-    } finally {
-      held.env = real;
-    }
-  });
 
 interface Pushed {
   url: string;
