@@ -1,7 +1,6 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import * as z from "zod";
-import { AppError } from "../domain/errors";
-import { vapidOf } from "../domain/push/config";
+import { pushOn, vapidOf } from "../domain/push/config";
 import { PushSubscriptionInput, PushSubscriptionView } from "../domain/push/subscription";
 import { runFor } from "../transport/auth";
 import type { AppEnv } from "../transport/env";
@@ -14,18 +13,19 @@ import { body, json } from "./account-schemas";
  * pushes each reminder to every stored device (object/push/outbox.ts).
  */
 
-const PUSH_OFF =
-  "This deployment sends no browser notifications: it has no VAPID keys. Reminders by email or a webhook still work.";
-
 const PublicKey = z.object({
-  publicKey: z.string().openapi({
+  publicKey: z.string().nullable().openapi({
     description:
-      "The VAPID public key (RFC 8292): the raw P-256 point, base64url. Pass it as `applicationServerKey` to `pushManager.subscribe`.",
+      "The VAPID public key (RFC 8292): the raw P-256 point, base64url. Pass it as `applicationServerKey` to `pushManager.subscribe`. null when this deployment sends no browser notifications (no VAPID keys): then offer none.",
     example: "BEl62iUYgUivxIkv69yViEuiBIa-Ib9-SkvMeAtA3LFgDzkrxZJjSgSnfckjBJuBkr3qBUYIHBQFLXYp5Nksh8U",
   }),
 });
 
-/** GET /api/v1/push/public-key: what "Notify me on this device" subscribes with, or 501 when push is off. */
+/**
+ * GET /api/v1/push/public-key: what "Notify me on this device" subscribes with. A deployment without VAPID keys
+ * answers `null` rather than an error: every tasks page asks on load, and a 4xx or 5xx would be a console error
+ * in every browser of a deployment that simply has push off.
+ */
 export function registerPushKeyRoute(app: OpenAPIHono<AppEnv>) {
   app.openapi(
     createRoute({
@@ -34,19 +34,17 @@ export function registerPushKeyRoute(app: OpenAPIHono<AppEnv>) {
       operationId: "getPushPublicKey",
       summary: "The VAPID public key for browser notifications",
       description:
-        "The key a browser subscribes with (`applicationServerKey`) before the tasks page stores its subscription (POST /account/push-subscriptions). 501 `push_off` when this deployment sends no browser notifications.",
+        "The key a browser subscribes with (`applicationServerKey`) before its subscription is stored (addPushSubscription). `publicKey` is null when this deployment sends no browser notifications.",
       tags: ["Notifications"],
       security: [],
       responses: {
-        200: { description: "The VAPID public key.", ...json(PublicKey) },
-        ...errorResponses("push_off"),
+        200: { description: "The VAPID public key, or null.", ...json(PublicKey) },
+        ...errorResponses(),
       },
     }),
     (c) => {
-      const vapid = vapidOf(c.env);
-      if (!vapid) throw new AppError("push_off", PUSH_OFF);
       c.header("Cache-Control", "public, max-age=300");
-      return c.json({ publicKey: vapid.publicKey }, 200);
+      return c.json({ publicKey: vapidOf(c.env)?.publicKey ?? null }, 200);
     },
   );
 }
@@ -102,14 +100,14 @@ export function registerPushSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
       operationId: "addPushSubscription",
       summary: "Store a device's push subscription",
       description:
-        "A browser's `PushSubscription.toJSON()`, made with the key of GET /push/public-key. The same endpoint again renews its keys (200). An account keeps at most 20 devices: a 21st replaces the oldest. Each reminder that fires is pushed to every device, encrypted to it (RFC 8291), while Max is active.",
+        "A browser's `PushSubscription.toJSON()`, made with the key of GET /push/public-key (501 `push_off` when this deployment has none). The same endpoint again renews its keys (200). An account keeps at most 20 devices: a 21st replaces the oldest. Each reminder that fires is pushed to every device, encrypted to it (RFC 8291), while Max is active.",
       tags,
       security,
       request: body(PushSubscriptionInput),
       responses: {
         200: { description: "This device was stored already: its keys are renewed.", ...json(PushSubscriptionView) },
         201: { description: "The device is stored.", ...json(PushSubscriptionView) },
-        ...errorResponses("validation_failed", "unauthorized", "max_required", "payload_too_large"),
+        ...errorResponses("validation_failed", "unauthorized", "max_required", "payload_too_large", "push_off"),
       },
     }),
     async (c) => {
@@ -117,6 +115,7 @@ export function registerPushSubscriptionRoutes(app: OpenAPIHono<AppEnv>) {
       const { subscription, created } = await runFor(c, "addPushSubscription", {
         input,
         userAgent: c.req.header("user-agent") ?? null,
+        pushOn: pushOn(c.env),
       });
       return c.json(subscription, created ? 201 : 200);
     },

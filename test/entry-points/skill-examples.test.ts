@@ -105,7 +105,7 @@ describe("the skill's curl examples", () => {
       expect(url.startsWith(DOC_ORIGIN), command).toBe(true);
       const target = new URL(url.slice(DOC_ORIGIN.length), BASE);
       const path = `${target.pathname}${target.search}`;
-      const res = path.startsWith("/api/v1/push/")
+      const res = path.startsWith("/api/v1/push")
         ? await callWith(vapid, path, { method, headers, body })
         : await call(path, { method, headers, body });
       const text = await res.text();

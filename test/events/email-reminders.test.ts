@@ -1,32 +1,15 @@
-import { runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { callWith, uniqueIp } from "../hardening/support";
 import { accountSql, call, createTask, json, maxUser } from "../helpers";
 import { mailbox, type SentMail } from "../support/mailbox";
+import { alarmWith } from "./support";
 
 /**
  * Reminders by email (issue 36 item 7), through the EMAIL binding's stand-in (test/support/mailbox.ts): the Worker
  * gets it per request (`callWith`), and the account object's alarm gets it for one run (`alarmWith`), since the
  * object reads `this.env`. Without the stand-in the pool's env has no MAIL_FROM: mail is off.
  */
-
-const objectOf = (accountId: string) => env.ACCOUNTS.get(env.ACCOUNTS.idFromName(accountId));
-
-/** The object's alarm at `now`, with `patch` in its env for this one run (runAlarmAt, with mail). */
-const alarmWith = (accountId: string, now: number, patch: Partial<Env> = {}) =>
-  runInDurableObject(objectOf(accountId), async (instance, state) => {
-    const held = instance as unknown as { env: Env };
-    const real = held.env;
-    held.env = { ...real, ...patch };
-    try {
-      await state.storage.deleteAlarm();
-      await instance.alarm(undefined, now);
-      await instance.deliveriesSettled();
-    } finally {
-      held.env = real;
-    }
-  });
 
 const verify = (accountId: string) =>
   env.DB.prepare("UPDATE accounts SET email_verified_at = '2026-01-01T00:00:00.000Z' WHERE id = ?")

@@ -71,3 +71,21 @@ export const runAlarmAt = (accountId: string, now: number) =>
 export function verified(secret: string, request: Received) {
   return new Webhook(secret).verify(request.body, request.headers) as { type: string; timestamp: string; data: any };
 }
+
+/**
+ * Runs the account object's alarm as if the clock read `now`, with `patch` in the object's env for this one run (the
+ * object reads `this.env`): mail's binding stand-in (test/support/mailbox.ts), VAPID keys (test/support/push-device.ts).
+ */
+export const alarmWith = (accountId: string, now: number, patch: Partial<Env> = {}) =>
+  runInDurableObject(objectOf(accountId), async (instance, state) => {
+    const held = instance as unknown as { env: Env };
+    const real = held.env;
+    held.env = { ...real, ...patch };
+    try {
+      await state.storage.deleteAlarm();
+      await instance.alarm(undefined, now);
+      await instance.deliveriesSettled();
+    } finally {
+      held.env = real;
+    }
+  });

@@ -2,8 +2,8 @@
  * Web Push is on when the deployment has its VAPID key pair (RFC 8292) and a contact: `VAPID_PUBLIC_KEY` (the raw
  * 65-byte P-256 point, base64url, as the Web Push ecosystem writes it), the secret `VAPID_PRIVATE_KEY` (the raw
  * 32-byte scalar, base64url) and `VAPID_SUBJECT` (a `mailto:` or https URL a push service may write to). Without
- * them, or with one malformed, push is off: the public-key route answers 501 `push_off`, the page hides its offer,
- * and nothing is queued. docs/deploy.md says how to make the pair.
+ * them, or with one malformed, push is off: the public key is null, the page hides its offer, storing a device
+ * answers 501 `push_off`, and nothing is queued. docs/deploy.md says how to make the pair.
  */
 export type PushEnv = Partial<Pick<Env, "VAPID_PUBLIC_KEY" | "VAPID_SUBJECT">> & { VAPID_PRIVATE_KEY?: string };
 

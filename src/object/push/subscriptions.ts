@@ -15,6 +15,9 @@ import { pushOutbox, pushSubscriptions } from "../schema";
  * device"). Several devices, one row each, found again by endpoint: a device that subscribes again keeps its row.
  */
 
+const PUSH_OFF =
+  "This deployment sends no browser notifications: it has no VAPID keys. Reminders by email or a webhook still work.";
+
 type Row = typeof pushSubscriptions.$inferSelect;
 
 const view = ({ id, endpoint, device, createdAt }: Row): PushSubscriptionView => ({ id, endpoint, device, createdAt });
@@ -41,8 +44,10 @@ export function forgetSubscriptions(db: AccountDb, ids: string[]): void {
  */
 export function addPushSubscription(
   { db }: AccountContext,
-  { input, userAgent }: { input: PushSubscriptionInput; userAgent: string | null },
+  { input, userAgent, pushOn }: { input: PushSubscriptionInput; userAgent: string | null; pushOn: boolean },
 ): { subscription: PushSubscriptionView; created: boolean } {
+  // Judged after the credential (401, 403) and the body (400): a permanent state of the deployment, not the caller's.
+  if (!pushOn) throw new AppError("push_off", PUSH_OFF);
   const keys = { p256dh: input.keys.p256dh, auth: input.keys.auth, device: describeUserAgent(userAgent) };
   const stored = db.select().from(pushSubscriptions).where(eq(pushSubscriptions.endpoint, input.endpoint)).get();
   if (stored) {
