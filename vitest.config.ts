@@ -18,6 +18,7 @@ const UNIT = [
   "test/lifecycle/recurrence.test.ts",
   "test/web/user-agent.test.ts",
   "test/web/rule-label.test.ts",
+  "test/web/push-message.test.ts",
   "test/bundle/zod-shim.test.ts",
   "test/import/todoist-csv.test.ts",
   "test/import/own-export.test.ts",

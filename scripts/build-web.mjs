@@ -1,6 +1,7 @@
 // Bundles the browser pages with esbuild for Workers static assets: the account page (web/main.ts →
 // static/app.js), the tasks page (web/tasks/main.ts → static/tasks.js, Preact with htm), and the pages mailed links
-// open (web/links.ts → static/links.js: /verify, /reset). The tasks page's JavaScript must stay within
+// open (web/links.ts → static/links.js: /verify, /reset), and the service worker that shows reminders pushed to
+// this device (web/push-sw.ts → static/push-sw.js, a classic script: not every browser runs module workers). The tasks page's JavaScript must stay within
 // TASKS_LIMIT_KIB gzip: over it, the build fails. Its quick-add parser (chrono-node, about 13 KiB gzip) is
 // split out (static/tasks-parts/, content-hashed names) and loaded when the person first focuses the add
 // field, within LAZY_LIMIT_KIB.
@@ -27,6 +28,7 @@ const common = {
 
 rmSync(new URL("../static/tasks-parts", import.meta.url), { recursive: true, force: true });
 await build({ ...common, entryPoints: { app: "web/main.ts", links: "web/links.ts" } });
+await build({ ...common, format: "iife", entryPoints: { "push-sw": "web/push-sw.ts" } });
 await build({
   ...common,
   entryPoints: { tasks: "web/tasks/main.ts" },

@@ -48,6 +48,14 @@ export interface Move {
   listId?: string;
 }
 
+/** A device that gets reminders as notifications (GET /account/push-subscriptions). */
+export interface PushDevice {
+  id: string;
+  endpoint: string;
+  device: string;
+  createdAt: string;
+}
+
 interface Page<T> {
   data: T[];
   meta: { serverTime: string; deleted?: { id: string; deletedAt: string }[] };
@@ -91,4 +99,12 @@ export const tasksApi = {
   renameList: (id: string, name: string) =>
     call<TaskList>(path("/account/lists", id), { method: "PATCH", body: { name }, token: token() }),
   deleteList: (id: string) => call<void>(path("/account/lists", id), { method: "DELETE", token: token() }),
+  /** Public: the deployment's VAPID key; 501 `push_off` when it has none. */
+  pushPublicKey: () => call<{ publicKey: string }>("/api/v1/push/public-key").then((r) => r.publicKey),
+  pushDevices: () =>
+    call<{ data: PushDevice[] }>("/account/push-subscriptions", { token: token() }).then((r) => r.data),
+  addPushDevice: (subscription: PushSubscriptionJSON) =>
+    call<PushDevice>("/account/push-subscriptions", { method: "POST", body: subscription, token: token() }),
+  removePushDevice: (id: string) =>
+    call<void>(path("/account/push-subscriptions", id), { method: "DELETE", token: token() }),
 };

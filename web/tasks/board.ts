@@ -9,6 +9,7 @@ import { html } from "./html";
 import { ListActions } from "./list-actions";
 import { SearchField, type SearchResult } from "./search";
 import { Sidebar } from "./sidebar";
+import { PushSetting } from "./push-setting";
 import { notify, removeTask, store, sync, UNDO_MS, updateTask } from "./store";
 import { TaskRows } from "./task-list";
 import { TimeZoneOffer, TimeZoneSetting } from "./timezone";
@@ -182,7 +183,10 @@ export function Board({ accountId, timeZone, setTimeZone, failed }: Props) {
             deleted=${() => (location.hash = "#all")} failed=${failed} />`
           }
         </div>
-        <${TimeZoneSetting} accountId=${accountId} timeZone=${timeZone} changed=${setTimeZone} failed=${failed} />
+        <div class="page-settings">
+          <${TimeZoneSetting} accountId=${accountId} timeZone=${timeZone} changed=${setTimeZone} failed=${failed} />
+          <${PushSetting} failed=${failed} />
+        </div>
         <${TimeZoneOffer} accountId=${accountId} timeZone=${timeZone} changed=${setTimeZone} failed=${failed} />
         ${
           pageError &&
