@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { axeViolations } from "../support/axe.mjs";
 import { chromium } from "playwright-core";
 import { grantMax, newCredentials } from "../support/accounts.mjs";
-import { vapidKeys } from "../support/push-service.mjs";
 import { pageSession, root, sleep, startWranglerDev, until, usePageSession } from "../support/wrangler-dev.mjs";
 
 const shots = process.env.SHOTS_DIR ?? join(root, "artifacts", "browser");
@@ -31,9 +30,7 @@ let browser;
 
 async function main() {
   await mkdir(shots, { recursive: true });
-  // Push on, as a deployment with VAPID keys: without them the page's key request answers 501 (push_off), which
-  // chromium logs as a console error, and this suite fails on any (test/browser/push.mjs covers the offer).
-  server = await startWranglerDev({ vars: vapidKeys() });
+  server = await startWranglerDev();
   const { base } = server;
   browser = await chromium.launch({
     executablePath: chromiumPath,

@@ -1,20 +1,15 @@
 // Web Push for the browser suites (test/browser/push.mjs): a VAPID key pair for `wrangler dev`, the browser's real
 // subscribe tried in a profile of its own, and the stand-in for a push service at the browser's boundary.
-import { generateKeyPairSync } from "node:crypto";
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { vapidKeys as makeVapidPair } from "../../scripts/vapid-keys.mjs";
 
-/** A VAPID pair as the Web Push ecosystem writes it: the raw public point (0x04‖x‖y) and the private scalar d. */
+/** The vars of a deployment with push on: a pair made as an operator makes one (scripts/vapid-keys.mjs). */
 export function vapidKeys() {
-  const jwk = generateKeyPairSync("ec", { namedCurve: "prime256v1" }).privateKey.export({ format: "jwk" });
-  const point = Buffer.concat([Buffer.from([4]), Buffer.from(jwk.x, "base64url"), Buffer.from(jwk.y, "base64url")]);
-  return {
-    VAPID_PUBLIC_KEY: point.toString("base64url"),
-    VAPID_PRIVATE_KEY: jwk.d,
-    VAPID_SUBJECT: "mailto:ops@example.com",
-  };
+  const { publicKey, privateKey } = makeVapidPair();
+  return { VAPID_PUBLIC_KEY: publicKey, VAPID_PRIVATE_KEY: privateKey, VAPID_SUBJECT: "mailto:ops@example.com" };
 }
 
 /** Where the stand-in keeps its subscription (in the page's localStorage), so a reload finds it. */

@@ -99,8 +99,8 @@ export const tasksApi = {
   renameList: (id: string, name: string) =>
     call<TaskList>(path("/account/lists", id), { method: "PATCH", body: { name }, token: token() }),
   deleteList: (id: string) => call<void>(path("/account/lists", id), { method: "DELETE", token: token() }),
-  /** Public: the deployment's VAPID key; 501 `push_off` when it has none. */
-  pushPublicKey: () => call<{ publicKey: string }>("/api/v1/push/public-key").then((r) => r.publicKey),
+  /** Public: the deployment's VAPID key; null when it has none (push off). */
+  pushPublicKey: () => call<{ publicKey: string | null }>("/api/v1/push/public-key").then((r) => r.publicKey),
   pushDevices: () =>
     call<{ data: PushDevice[] }>("/account/push-subscriptions", { token: token() }).then((r) => r.data),
   addPushDevice: (subscription: PushSubscriptionJSON) =>

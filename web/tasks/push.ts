@@ -1,4 +1,3 @@
-import { ApiError } from "../api";
 import { tasksApi } from "./api";
 
 /**
@@ -13,15 +12,12 @@ const SCOPE = "/";
 export const pushSupported = () =>
   "serviceWorker" in navigator && "PushManager" in window && "Notification" in window && window.isSecureContext;
 
-/** The VAPID public key (raw P-256 point), or null when this deployment sends no pushes (501 `push_off`). */
+/** The VAPID public key (raw P-256 point), or null when this deployment sends no pushes (`publicKey: null`). */
 export async function publicKey(): Promise<Uint8Array<ArrayBuffer> | null> {
-  try {
-    const text = atob((await tasksApi.pushPublicKey()).replace(/-/g, "+").replace(/_/g, "/"));
-    return Uint8Array.from(text, (c) => c.charCodeAt(0));
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 501) return null;
-    throw error;
-  }
+  const key = await tasksApi.pushPublicKey();
+  if (key === null) return null;
+  const text = atob(key.replace(/-/g, "+").replace(/_/g, "/"));
+  return Uint8Array.from(text, (c) => c.charCodeAt(0));
 }
 
 async function subscription(): Promise<PushSubscription | null> {
