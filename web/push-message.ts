@@ -5,6 +5,8 @@
  * must show one for every push (Chrome otherwise shows its own "site updated in the background").
  */
 
+import type { PushMessage } from "../src/domain/push/message";
+
 export interface ShownNotification {
   title: string;
   options: { body: string; tag?: string; data: { url: string } };
@@ -60,7 +62,8 @@ export function notificationOf(text: string | null | undefined, locale?: string)
   } catch {
     return GENERIC;
   }
-  const { type, task, url } = (message ?? {}) as { type?: unknown; task?: Record<string, unknown>; url?: unknown };
+  // The server's declaration of the message (src/domain/push/message.ts), read defensively: any field may be missing.
+  const { type, task, url } = (message ?? {}) as Partial<PushMessage>;
   if (type !== "task.reminder" || !task || typeof task.title !== "string" || typeof task.id !== "string")
     return GENERIC;
   const due = typeof task.due === "string" ? dueText(task.due, locale) : null;
