@@ -184,6 +184,9 @@ async function main() {
           context.serviceWorkers().find((w) => w.url() === `${base}/push-sw.js`) ??
           (await context.waitForEvent("serviceworker"));
         await worker.evaluate(() => true);
+        // The worker's own console errors fail the suite like the page's (and the attached listener keeps Playwright's
+        // session with the worker open across the pushes).
+        worker.on("console", (m) => m.type() === "error" && consoleErrors.push(`service worker: ${m.text()}`));
         const push = (message) =>
           cdp.send("ServiceWorker.deliverPushMessage", {
             origin: base,
@@ -196,11 +199,9 @@ async function main() {
           due: "2026-12-01T09:00:00",
           reminder: "2026-12-01T08:45:00Z",
         };
-        await push({ type: "task.reminder", task, url: "/tasks" });
-        await push({ type: "something.new", detail: 1 });
         let seen = [];
-        const shown = await until(async () => {
-          seen = await page.evaluate(async () =>
+        const notifications = () =>
+          page.evaluate(async () =>
             (await (await navigator.serviceWorker.getRegistration("/")).getNotifications()).map((n) => ({
               title: n.title,
               body: n.body,
@@ -208,13 +209,36 @@ async function main() {
               data: n.data,
             })),
           );
-          return seen.length >= 2 && seen;
-        }, "the pushes showed no two notifications").catch((error) => {
-          const worker = JSON.stringify(versions.at(-1));
-          throw new Error(
-            `${error.message}: saw ${JSON.stringify(seen)}; worker ${worker}; errors ${errors.join(" | ")}`,
-          );
-        });
+        // One push at a time, each awaited until its notification shows.
+        const showing = (title, label) =>
+          until(async () => {
+            seen = await notifications();
+            return seen.some((n) => n.title === title) && seen;
+          }, `the ${label} push showed no notification`).catch((error) => {
+            const worker = JSON.stringify(versions.at(-1));
+            throw new Error(
+              `${error.message}: saw ${JSON.stringify(seen)}; worker ${worker}; errors ${errors.join(" | ")}`,
+            );
+          });
+        // The DevTools protocol's delivery is the stand-in push service: in headless chromium it dropped the second of
+        // two deliveries now and then (2 in 6 runs, the worker running and reporting no error). A push service
+        // redelivers what the browser did not acknowledge; so does this stand-in, once, after 5 s.
+        const deliver = async (message, title, label) => {
+          await push(message);
+          try {
+            return await until(
+              async () => (seen = await notifications()).some((n) => n.title === title) && seen,
+              label,
+              5000,
+            );
+          } catch {
+            console.log(`  the ${label} push showed nothing in 5 s: delivered again`);
+            await push(message);
+            return showing(title, label);
+          }
+        };
+        await deliver({ type: "task.reminder", task, url: "/tasks" }, task.title, "reminder");
+        const shown = await deliver({ type: "something.new", detail: 1 }, "Tasks", "unknown type's");
         const reminder = shown.find((n) => n.title === task.title);
         assert(reminder, `no notification titled "${task.title}": ${JSON.stringify(shown)}`);
         assert(reminder.body === "Due Tue, Dec 1, 9:00 AM" && reminder.tag === task.id, JSON.stringify(reminder));
