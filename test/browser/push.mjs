@@ -210,11 +210,15 @@ async function main() {
             })),
           );
         // One push at a time, each awaited until its notification shows.
-        const showing = (title, label) =>
-          until(async () => {
-            seen = await notifications();
-            return seen.some((n) => n.title === title) && seen;
-          }, `the ${label} push showed no notification`).catch((error) => {
+        const showing = (title, label, timeout) =>
+          until(
+            async () => {
+              seen = await notifications();
+              return seen.some((n) => n.title === title) && seen;
+            },
+            `the ${label} push showed no notification`,
+            timeout,
+          ).catch((error) => {
             const worker = JSON.stringify(versions.at(-1));
             throw new Error(
               `${error.message}: saw ${JSON.stringify(seen)}; worker ${worker}; errors ${errors.join(" | ")}`,
@@ -226,11 +230,7 @@ async function main() {
         const deliver = async (message, title, label) => {
           await push(message);
           try {
-            return await until(
-              async () => (seen = await notifications()).some((n) => n.title === title) && seen,
-              label,
-              5000,
-            );
+            return await showing(title, label, 5000);
           } catch {
             console.log(`  the ${label} push showed nothing in 5 s: delivered again`);
             await push(message);
