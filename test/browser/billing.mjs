@@ -112,7 +112,11 @@ async function main() {
   assert((await page.locator("#plan-badge").textContent()) === "Free", "a new account should be Free");
   assert(!(await visible(page, "#contact")), "the contact line shows although billing is set up");
   assert(!(await visible(page, "#manage-billing")), "Manage billing shows for an account without a customer");
-  assert((await page.evaluate(() => document.activeElement?.id)) === "membership-title", "#billing did not focus");
+  // The page focuses the section once every section has loaded (web/main.ts `enter`), which may be after billing's.
+  await until(
+    async () => (await page.evaluate(() => document.activeElement?.id)) === "membership-title",
+    "#billing did not focus",
+  );
   await page.screenshot({ path: join(artifacts, "billing-01-free.png"), fullPage: true });
   await upgrade.click();
   await page.waitForURL(CHECKOUT_URL);
