@@ -38,12 +38,14 @@ const createHandler = () =>
     allowedOriginHostnames: "*",
     corsOptions: MCP_CORS,
   });
-// Created on the first /mcp request rather than at module scope, which stays constant set-up only.
-let handler: ReturnType<typeof createHandler> | undefined;
-const mcp = () => {
-  handler ??= createHandler();
-  return handler;
-};
+/**
+ * One handler per request, never one per isolate: the SDK's handler keeps state across the requests it serves (the
+ * exchanges in flight, a notification bus, the legacy fallback's keep-alives), and the Workers runtime refuses I/O
+ * on one request's behalf from another's. A shared one made two concurrent tools/call requests of one client hang
+ * now and then ("Cannot perform I/O on behalf of a different request", test/lifecycle/mcp.test.ts in CI). Making
+ * one costs a few objects; nothing of it outlives its request.
+ */
+const mcp = () => createHandler();
 
 // The SDK's own bound on a body it reads (4 MiB); larger or unsized bodies are left to it.
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
