@@ -54,6 +54,17 @@ export function toHex(bytes: Uint8Array): string {
 
 export const fromHex = (hex: string) => new Uint8Array((hex.match(/../g) ?? []).map((h) => parseInt(h, 16)));
 
+/** Bytes as unpadded base64url (RFC 4648 §5): ETags, passkeys' keys, Web Push keys. */
+export const toBase64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+
+/** base64url (padded or not) as bytes; throws on any other character, as `atob` does. */
+export const fromBase64url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
+
 /** Constant-time comparison of two byte arrays of any length. */
 export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   let diff = a.length ^ b.length;

@@ -1,10 +1,11 @@
+import { toBase64url } from "../domain/crypto";
+
 /** Conditional GETs: a strong ETag of a body, and If-None-Match (calendar packs, the task feed). */
 
 /** Strong ETag: the first 128 bits of the body's SHA-256, base64url. */
 export async function etagOf(body: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(body)));
-  const base64 = btoa(String.fromCharCode(...digest.subarray(0, 16)));
-  return `"${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}"`;
+  return `"${toBase64url(digest.subarray(0, 16))}"`;
 }
 
 /** If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/` prefixes are ignored. */

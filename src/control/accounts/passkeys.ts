@@ -4,6 +4,7 @@ import type { Db } from "../db";
 import { passkeys } from "../passkey-schema";
 import { nowSql } from "../schema";
 import { recordSecurityEvent } from "../security-events";
+import { fromBase64url, toBase64url } from "../../domain/crypto";
 import { AppError } from "../../domain/errors";
 import { loadWebAuthn } from "../../lazy/load";
 import { type Purpose, storeChallenge, takeChallenge } from "./passkey-challenges";
@@ -25,13 +26,6 @@ export const relyingParty = (origin: string): RelyingParty => ({ id: new URL(ori
 const RP_NAME = "Todo & Calendars";
 export const PASSKEY_LIMIT = 20;
 
-const b64url = (bytes: Uint8Array) =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-const fromB64url = (text: string) =>
-  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 /** The WebAuthn user handle: the account id's bytes, which the authenticator hands back at sign-in. */
 const userHandle = (accountId: string) => new Uint8Array(new TextEncoder().encode(accountId));
 
@@ -101,7 +95,7 @@ export async function addPasskey(
     id: credential.id,
     accountId,
     name: input.name,
-    publicKey: b64url(credential.publicKey),
+    publicKey: toBase64url(credential.publicKey),
     counter: credential.counter,
     transports: JSON.stringify(credential.transports ?? input.response.response.transports ?? []),
   };
@@ -164,14 +158,14 @@ export async function verifyAssertion(
   const [row] = await db.select().from(passkeys).where(eq(passkeys.id, response.id));
   if (!row || (accountId !== null && row.accountId !== accountId)) throw unknownPasskey();
   const handle = response.response.userHandle;
-  if (handle && handle !== b64url(userHandle(row.accountId))) throw unknownPasskey();
+  if (handle && handle !== toBase64url(userHandle(row.accountId))) throw unknownPasskey();
   const { verifyAuthenticationResponse } = await loadWebAuthn();
   const result = await verifyAuthenticationResponse({
     response,
     expectedChallenge: (challenge) => takeChallenge(db, challenge, purpose, accountId),
     expectedOrigin: rp.origin,
     expectedRPID: rp.id,
-    credential: { id: row.id, publicKey: fromB64url(row.publicKey), counter: row.counter },
+    credential: { id: row.id, publicKey: fromBase64url(row.publicKey), counter: row.counter },
     requireUserVerification: true,
   }).catch(() => undefined);
   if (!result?.verified) throw unknownPasskey();

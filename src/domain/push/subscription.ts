@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { fromBase64url } from "../crypto";
 import { publicUrlRefusal } from "../net/public-address";
 
 /**
@@ -22,7 +23,7 @@ const base64urlOf = (bytes: number, what: string) =>
 
 function bytesOf(value: string): number {
   try {
-    return atob(value.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/")).length;
+    return fromBase64url(value).length;
   } catch {
     return -1;
   }

@@ -1,3 +1,4 @@
+import { fromBase64url } from "../../domain/crypto";
 import { AppError } from "../../domain/errors";
 import { PushSubscriptionInput } from "../../domain/push/subscription";
 import { addPushSubscription as add } from "../push/subscriptions";
@@ -23,11 +24,8 @@ export const addPushSubscription = verb({
 
 /** The schema holds the key to 65 bytes; only WebCrypto can say it is a point on P-256, and it awaits. */
 async function checkPoint(p256dh: string): Promise<void> {
-  const bytes = Uint8Array.from(atob(p256dh.replace(/=+$/, "").replaceAll("-", "+").replaceAll("_", "/")), (c) =>
-    c.charCodeAt(0),
-  );
   try {
-    await crypto.subtle.importKey("raw", bytes, { name: "ECDH", namedCurve: "P-256" }, false, []);
+    await crypto.subtle.importKey("raw", fromBase64url(p256dh), { name: "ECDH", namedCurve: "P-256" }, false, []);
   } catch {
     const message = "must be the device's P-256 public key: these 65 bytes are not a point on the curve";
     throw new AppError("validation_failed", `keys.p256dh ${message}.`, [{ path: "keys.p256dh", message }]);
