@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNotNull, isNull, lte, min, sql } from "drizzle-orm";
 import { type Mail, sendMail } from "../../domain/mail/mailer";
+import { NOTICE_LEASE_MS, NOTICE_RETRY_DELAYS_MS } from "../notice-retry";
 import { digestMail, type MailedTask, reminderMail } from "../../domain/mail/reminder-messages";
 import { floatingDate, toFloating } from "../../domain/tasks/wall-clock";
 import type { AccountDb } from "../context";
@@ -15,8 +16,6 @@ import { nextLocalTime, readMailSettings } from "./settings";
  * off (no EMAIL binding or MAIL_FROM), nothing is queued and anything left is dropped: nothing is sent, nothing fails.
  */
 
-const RETRY_DELAYS_MS = [60_000, 600_000, 3_600_000];
-const LEASE_MS = 60_000;
 const BATCH = 20;
 /** Tasks a digest lists by name; the rest are counted. */
 const DIGEST_TASKS = 25;
@@ -114,7 +113,7 @@ export async function sendDueMail(
       .all();
     for (const row of rows)
       db.update(mailOutbox)
-        .set({ dueAt: now + LEASE_MS })
+        .set({ dueAt: now + NOTICE_LEASE_MS })
         .where(eq(mailOutbox.id, row.id))
         .run();
     return rows;
@@ -122,7 +121,7 @@ export async function sendDueMail(
   await Promise.all(
     due.map(async (row) => {
       const sent = await sendMail(env, row.body as Mail);
-      const delay = RETRY_DELAYS_MS[row.attempts];
+      const delay = NOTICE_RETRY_DELAYS_MS[row.attempts];
       storage.transactionSync(() => {
         const key = eq(mailOutbox.id, row.id);
         if (sent || delay === undefined) db.delete(mailOutbox).where(key).run();

@@ -2,6 +2,7 @@ import { buildPushPayload } from "@block65/webcrypto-web-push";
 import type { Vapid } from "../../domain/push/config";
 import { asc, eq, lte, min } from "drizzle-orm";
 import { reminderMessage } from "../../domain/push/message";
+import { NOTICE_LEASE_MS, NOTICE_RETRY_DELAYS_MS } from "../notice-retry";
 import type { AccountDb } from "../context";
 import { pushOutbox, pushSubscriptions } from "../schema";
 import type { Event } from "../webhooks/outbox";
@@ -20,8 +21,6 @@ import { forgetSubscriptions } from "./subscriptions";
  * Where push is off (no VAPID keys), nothing is queued and anything left is dropped.
  */
 
-const RETRY_DELAYS_MS = [60_000, 600_000, 3_600_000];
-const LEASE_MS = 60_000;
 const TIMEOUT_MS = 10_000;
 const BATCH = 20;
 /** How long a push service keeps a reminder for a device that is offline: a day-old reminder still helps. */
@@ -81,7 +80,7 @@ function record(db: AccountDb, row: Due, outcome: Outcome, now: number): void {
     forgetSubscriptions(db, [row.subscriptionId]);
     return;
   }
-  const delay = RETRY_DELAYS_MS[row.attempts];
+  const delay = NOTICE_RETRY_DELAYS_MS[row.attempts];
   const retry = status === undefined || status === 429 || status >= 500;
   if ((status !== undefined && status >= 200 && status < 300) || !retry || delay === undefined) {
     if (status === undefined || status >= 300)
@@ -126,7 +125,7 @@ export async function sendDuePush(
       .all();
     for (const row of rows)
       db.update(pushOutbox)
-        .set({ dueAt: now + LEASE_MS })
+        .set({ dueAt: now + NOTICE_LEASE_MS })
         .where(eq(pushOutbox.id, row.id))
         .run();
     return rows;
