@@ -1,23 +1,13 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, createTask, json, maxUser } from "../helpers";
-import { createWebhook, receiver, runAlarm, verified } from "./support";
+import { hooked as hookedAs } from "./support";
 
 /** label.created, label.updated and label.deleted, and the task.updated a rename or a delete raises per task. */
 
-let restore = () => {};
-afterEach(() => restore());
-
+/** The account's events as [type, data] pairs, verified (support.ts `hooked`). */
 async function hooked() {
-  const user = await maxUser("label-hook");
-  const hook = await createWebhook(user.key);
-  const r = receiver();
-  restore = r.restore;
-  const events = async () => {
-    r.received.length = 0;
-    await runAlarm(user.accountId);
-    return r.received.map((request) => verified(hook.secret, request)).map((e) => [e.type, e.data]);
-  };
-  return { user, events };
+  const { user, events } = await hookedAs("label-hook");
+  return { user, events: async () => (await events()).map((e) => [e.type, e.data]) };
 }
 
 describe("label events", () => {

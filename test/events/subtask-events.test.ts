@@ -1,24 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { call, createTask, maxUser } from "../helpers";
-import { createWebhook, receiver, runAlarm, verified } from "./support";
+import { hooked as hookedAs } from "./support";
 
 /** Issue 34: each task of a tree a change reaches raises its own event, carrying the new fields. */
 
-let restore = () => {};
-afterEach(() => restore());
-
-async function hooked() {
-  const user = await maxUser("subtask-hook");
-  const hook = await createWebhook(user.key);
-  const r = receiver();
-  restore = r.restore;
-  const events = async () => {
-    r.received.length = 0;
-    await runAlarm(user.accountId);
-    return r.received.map((request) => verified(hook.secret, request));
-  };
-  return { user, events };
-}
+const hooked = () => hookedAs("subtask-hook");
 
 describe("events of a task tree", () => {
   it("task.created for each subtask created with a task, task.completed for each completed with it, task.deleted for each deleted with it", async () => {

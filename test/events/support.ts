@@ -1,8 +1,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
-import { vi } from "vitest";
-import { call, json } from "../helpers";
+import { onTestFinished, vi } from "vitest";
+import { call, json, maxUser } from "../helpers";
 
 /**
  * A stand-in for the receiver, at the HTTP boundary: workerd tests cannot listen on a port, so the
@@ -89,3 +89,20 @@ export const alarmWith = (accountId: string, now: number, patch: Partial<Env> = 
       held.env = real;
     }
   });
+
+/**
+ * A Max account with a webhook (`body`: its settings) and a receiver that answers 200 until the test ends;
+ * `events()` runs the alarm and returns what arrived since the last call, each verified with the webhook's secret.
+ */
+export async function hooked(label = "hook", body?: Record<string, unknown>) {
+  const user = await maxUser(label);
+  const hook = await createWebhook(user.key, body);
+  const r = receiver();
+  onTestFinished(() => r.restore());
+  const events = async () => {
+    r.received.length = 0;
+    await runAlarm(user.accountId);
+    return r.received.map((request) => verified(hook.secret, request));
+  };
+  return { user, hook, r, events };
+}

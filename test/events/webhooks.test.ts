@@ -1,24 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { callOk, mcpClient } from "../mcp/client";
 import { accountSql, call, createTask, json, maxUser } from "../helpers";
-import { createWebhook, HOOK_URL, receiver, runAlarm, verified } from "./support";
-
-let restore = () => {};
-afterEach(() => restore());
+import { HOOK_URL, hooked as hookedAs, runAlarm, verified } from "./support";
 
 /** A Max account with a webhook and a receiver that answers 200; `events()` delivers and verifies. */
-async function hooked(body?: Record<string, unknown>) {
-  const user = await maxUser("hook");
-  const hook = await createWebhook(user.key, body);
-  const r = receiver();
-  restore = r.restore;
-  const events = async () => {
-    r.received.length = 0;
-    await runAlarm(user.accountId);
-    return r.received.map((request) => verified(hook.secret, request));
-  };
-  return { user, hook, r, events };
-}
+const hooked = (body?: Record<string, unknown>) => hookedAs("hook", body);
 
 describe("webhook delivery", () => {
   it("POSTs a signed task.created that standardwebhooks verifies, without following redirects", async () => {
