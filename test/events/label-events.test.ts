@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createTask, json, maxUser } from "../helpers";
+import { call, createTask, json } from "../helpers";
 import { hooked as hookedAs } from "./support";
 
 /** label.created, label.updated and label.deleted, and the task.updated a rename or a delete raises per task. */

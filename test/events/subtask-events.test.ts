@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { call, createTask, maxUser } from "../helpers";
+import { call, createTask } from "../helpers";
 import { hooked as hookedAs } from "./support";
 
 /** Issue 34: each task of a tree a change reaches raises its own event, carrying the new fields. */

@@ -1,3 +1,5 @@
+import { fromBase64url, toBase64url } from "../../src/domain/crypto";
+
 /**
  * A browser and its push service, at the push service's HTTP boundary (RFC 8030): what a real device holds (a
  * P-256 key pair and a 16-byte secret, RFC 8291) and what a push service checks (the VAPID token, RFC 8292). The
@@ -5,13 +7,6 @@
  * `openPush` decrypts the body with the device's private key, `verifyVapid` checks the Authorization header.
  */
 
-const b64url = (bytes: ArrayBuffer | Uint8Array) =>
-  btoa(String.fromCharCode(...new Uint8Array(bytes)))
-    .replaceAll("+", "-")
-    .replaceAll("/", "_")
-    .replace(/=+$/, "");
-const fromB64url = (text: string) =>
-  Uint8Array.from(atob(text.replaceAll("-", "+").replaceAll("_", "/")), (c) => c.charCodeAt(0));
 const utf8 = (text: string) => new TextEncoder().encode(text);
 
 /** A VAPID pair as an operator makes it (docs/deploy.md): raw public point and private scalar, base64url. */
@@ -21,7 +16,7 @@ export async function vapidPair(subject = "mailto:ops@example.com") {
   ])) as CryptoKeyPair;
   const raw = (await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer;
   const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-  return { VAPID_PUBLIC_KEY: b64url(raw), VAPID_PRIVATE_KEY: jwk.d!, VAPID_SUBJECT: subject };
+  return { VAPID_PUBLIC_KEY: toBase64url(new Uint8Array(raw)), VAPID_PRIVATE_KEY: jwk.d!, VAPID_SUBJECT: subject };
 }
 
 /** A device: its subscription JSON (as `PushSubscription.toJSON()` gives it) and the private key to read pushes. */
@@ -32,7 +27,7 @@ export async function pushDevice(endpoint = `https://push.example.net/send/${cry
   const publicRaw = new Uint8Array((await crypto.subtle.exportKey("raw", pair.publicKey)) as ArrayBuffer);
   const auth = crypto.getRandomValues(new Uint8Array(16));
   return {
-    subscription: { endpoint, expirationTime: null, keys: { p256dh: b64url(publicRaw), auth: b64url(auth) } },
+    subscription: { endpoint, expirationTime: null, keys: { p256dh: toBase64url(publicRaw), auth: toBase64url(auth) } },
     privateKey: pair.privateKey,
     publicRaw,
     auth,
@@ -74,15 +69,15 @@ export async function verifyVapid(authorization: string, endpoint: string) {
   if (!match) throw new Error(`not a vapid Authorization header: ${authorization}`);
   const [, jwt, k] = match as unknown as [string, string, string];
   const [header, payload, signature] = jwt.split(".") as [string, string, string];
-  const key = await crypto.subtle.importKey("raw", fromB64url(k), { name: "ECDSA", namedCurve: "P-256" }, false, [
+  const key = await crypto.subtle.importKey("raw", fromBase64url(k), { name: "ECDSA", namedCurve: "P-256" }, false, [
     "verify",
   ]);
   const valid = await crypto.subtle.verify(
     { name: "ECDSA", hash: "SHA-256" },
     key,
-    fromB64url(signature),
+    fromBase64url(signature),
     utf8(`${header}.${payload}`),
   );
-  const decode = (part: string) => JSON.parse(new TextDecoder().decode(fromB64url(part)));
+  const decode = (part: string) => JSON.parse(new TextDecoder().decode(fromBase64url(part)));
   return { valid, k, header: decode(header), claims: decode(payload), audience: new URL(endpoint).origin };
 }

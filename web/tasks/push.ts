@@ -1,3 +1,4 @@
+import { fromBase64url } from "../../src/domain/crypto";
 import { tasksApi } from "./api";
 
 /**
@@ -16,8 +17,7 @@ export const pushSupported = () =>
 export async function publicKey(): Promise<Uint8Array<ArrayBuffer> | null> {
   const key = await tasksApi.pushPublicKey();
   if (key === null) return null;
-  const text = atob(key.replace(/-/g, "+").replace(/_/g, "/"));
-  return Uint8Array.from(text, (c) => c.charCodeAt(0));
+  return fromBase64url(key);
 }
 
 async function subscription(): Promise<PushSubscription | null> {
